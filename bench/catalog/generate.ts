@@ -1,0 +1,417 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { slugify } from '../../src/catalog/tags.js';
+import type { TagDimension } from '../../src/catalog/types.js';
+import { parseConfig } from '../../src/config.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { PgliteDb } from '../../src/db/pglite.js';
+import type { Db, Queryable } from '../../src/db/port.js';
+import { PostgresDb } from '../../src/db/postgres.js';
+import { createSearchParts } from '../../src/search/service.js';
+import {
+  assignJobs,
+  buildCompanies,
+  buildJobs,
+  type CatalogSize,
+  type SynthCompany,
+} from './catalog-model.js';
+import { Rng } from './prng.js';
+
+/**
+ * Writes the synthetic catalog into an embedded data directory or a fresh PostgreSQL database, with bulk
+ * `INSERT ... SELECT FROM unnest(arrays)` batches in one transaction, then VACUUM ANALYZE (without statistics
+ * PGlite's planner seq-scans filtered count(*)). The result is cached by (generator version, seed, sizes,
+ * migrations), so a re-run with the same inputs skips generation.
+ */
+
+/** Bump when the generated data changes shape, so stale caches are rebuilt. */
+const GENERATOR_VERSION = 4;
+const JOB_BATCH = 5_000;
+const SAMPLED_JOB_IDS = 20_000;
+
+export interface CatalogManifest {
+  key: string;
+  size: CatalogSize;
+  /** The UTC day the data is anchored to (posting dates, "new today"). */
+  anchorDay: string;
+  generatedAt: string;
+  generationMs: { total: number; companies: number; jobs: number; embed: number; analyze: number };
+  embedding: EmbeddingFigures;
+  companies: { id: string; slug: string; name: string; activeJobCount: number }[];
+  tags: Record<TagDimension, { slug: string; companies: number }[]>;
+  /** Active job ids drawn uniformly at random. */
+  jobIds: string[];
+}
+
+/** Issue 3's embedding figures, measured while the catalog is embedded with the service's own indexer. */
+export interface EmbeddingFigures {
+  model: string;
+  /** Rows embedded by the catch-up (companies + active jobs). */
+  rows: number;
+  /** Active jobs per second through the indexer's embedIds: text query, embedding, write. */
+  catchUpJobsPerSec: number;
+  /** ms of the indexer's staleness check (both kinds) on the fully embedded catalog. */
+  staleCheckMs: number;
+  /** Job texts per second through the embedder alone (10,000 texts, one process, no database). */
+  embedderJobsPerSec: number;
+}
+
+export type CatalogTarget = { kind: 'pglite'; root: string } | { kind: 'postgres'; url: string };
+
+export interface PreparedCatalog {
+  manifest: CatalogManifest;
+  /** true when this run generated the data, false when it came from the cache. */
+  generated: boolean;
+  /** DATA_DIR for the service (embedded mode). */
+  dataDir?: string;
+  /** DATABASE_URL for the service (server mode). */
+  databaseUrl?: string;
+}
+
+export function cacheKey(size: CatalogSize): string {
+  const schema = loadMigrations()
+    .map((m) => `${m.name}:${m.checksum}`)
+    .join(',');
+  const hash = createHash('sha256')
+    .update(`${GENERATOR_VERSION}|${size.inactiveRatio}|${schema}`)
+    .digest('hex')
+    .slice(0, 10);
+  return `s${size.seed}-j${size.jobs}-c${size.companies}-${hash}`;
+}
+
+async function insertCompanies(
+  tx: Queryable,
+  companies: readonly SynthCompany[],
+  nowMs: number,
+): Promise<void> {
+  const col = <T>(f: (c: SynthCompany) => T): T[] => companies.map(f);
+  const now = new Date(nowMs).toISOString();
+  await tx.query(
+    `INSERT INTO companies (id, name, slug, domain, website, one_liner, description, category, founded_year,
+       employee_count, headquarters, funding_summary, total_funding_usd, social_links, active_job_count,
+       created_at, updated_at)
+     SELECT id, name, slug, domain, 'https://' || domain, one_liner, description, category, founded_year,
+       employee_count, headquarters, funding_summary, total_funding_usd, social_links::jsonb, active_job_count,
+       $15::timestamptz, $15::timestamptz
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
+       $9::int[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::int[])
+       AS t(id, name, slug, domain, one_liner, description, category, founded_year, employee_count, headquarters,
+            funding_summary, total_funding_usd, social_links, active_job_count)`,
+    [
+      col((c) => c.id),
+      col((c) => c.name),
+      col((c) => c.slug),
+      col((c) => c.domain),
+      col((c) => c.oneLiner),
+      col((c) => c.description),
+      col((c) => c.category),
+      col((c) => c.foundedYear),
+      col((c) => c.employeeCount),
+      col((c) => c.headquarters),
+      col((c) => c.fundingSummary),
+      col((c) => String(c.totalFundingUsd)),
+      col((c) => c.socialLinks),
+      col((c) => c.activeJobCount),
+      now,
+    ],
+  );
+  const distinct = new Map<string, { dimension: string; value: string; slug: string }>();
+  for (const c of companies) {
+    for (const t of c.tags) distinct.set(`${t.dimension}/${t.value}`, { ...t, slug: slugify(t.value) });
+  }
+  const tags = [...distinct.values()];
+  const rows = await tx.query<{ id: number; dimension: string; value: string }>(
+    `INSERT INTO tags (dimension, value, slug) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+     RETURNING id, dimension, value`,
+    [tags.map((t) => t.dimension), tags.map((t) => t.value), tags.map((t) => t.slug)],
+  );
+  const tagIds = new Map(rows.map((r) => [`${r.dimension}/${r.value}`, r.id]));
+  const pairs = companies.flatMap((c) =>
+    c.tags.map((t) => [c.id, tagIds.get(`${t.dimension}/${t.value}`)] as const),
+  );
+  // company_tags' change-feed trigger updates the company row once per tag (migration 0002): 30k+ single-row
+  // UPDATEs here, minutes on PGlite. The companies are brand new, so there is no feed to notify; user triggers
+  // are off for this one statement, inside the transaction.
+  await tx.query('ALTER TABLE company_tags DISABLE TRIGGER USER');
+  await tx.query(
+    'INSERT INTO company_tags (company_id, tag_id) SELECT * FROM unnest($1::uuid[], $2::int[])',
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  await tx.query('ALTER TABLE company_tags ENABLE TRIGGER USER');
+}
+
+async function insertJobs(
+  tx: Queryable,
+  size: CatalogSize,
+  companies: readonly SynthCompany[],
+  owners: Int32Array,
+  nowMs: number,
+  sampled: Set<number>,
+  jobIds: string[],
+  activeIds: string[],
+): Promise<void> {
+  for (let start = 0; start < owners.length; start += JOB_BATCH) {
+    const end = Math.min(owners.length, start + JOB_BATCH);
+    const jobs = buildJobs(size, companies, owners, start, end, nowMs);
+    jobs.forEach((j, i) => {
+      if (sampled.has(start + i)) jobIds.push(j.id);
+      if (j.active) activeIds.push(j.id);
+    });
+    const col = <T>(f: (j: (typeof jobs)[number]) => T): T[] => jobs.map(f);
+    await tx.query(
+      `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
+         role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active, created_at,
+         updated_at)
+       SELECT id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
+         url, description, salary, posted_at, first_seen_at, last_seen_at, active, first_seen_at, last_seen_at
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
+         $15::timestamptz[], $16::timestamptz[], $17::boolean[])
+         AS t(id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
+              url, description, salary, posted_at, first_seen_at, last_seen_at, active)`,
+      [
+        col((j) => j.id),
+        col((j) => (companies[j.companyIndex] as SynthCompany).id),
+        col((j) => (companies[j.companyIndex] as SynthCompany).name),
+        col((j) => j.source),
+        col((j) => j.externalId),
+        col((j) => j.title),
+        col((j) => j.location),
+        col((j) => j.remote),
+        col((j) => j.department),
+        col((j) => j.roleCategory),
+        col((j) => j.url),
+        col((j) => j.description),
+        col((j) => j.salary),
+        col((j) => j.postedAt.toISOString()),
+        col((j) => j.firstSeenAt.toISOString()),
+        col((j) => j.lastSeenAt.toISOString()),
+        col((j) => j.active),
+      ],
+    );
+  }
+}
+
+/** Generates the whole catalog into an empty, migrated database and returns its manifest. */
+/**
+ * Embeds every active row with the service's own indexer and bundled embedder, through embedIds as the write path
+ * does, so the service starts on a fully embedded catalog instead of embedding 100k rows in the background
+ * mid-bench. (The indexer's catch-up pass would do the same but rescans every already-embedded row per batch.)
+ */
+async function embedAll(
+  db: Db,
+  cacheDir: string,
+  companyIds: string[],
+  jobIds: string[],
+  log: (msg: string) => void,
+): Promise<EmbeddingFigures> {
+  const parts = createSearchParts({ db, config: parseConfig({ DATA_DIR: cacheDir }), now: Date.now });
+  try {
+    const texts = (
+      await db.query<{ text: string }>('SELECT text FROM search_job_texts ORDER BY id LIMIT 10000')
+    ).map((r) => r.text);
+    await parts.embedder.embed(texts.slice(0, 10)); // loads (or builds) the word-vector cache outside the timing
+    const tEmbedder = performance.now();
+    for (let i = 0; i < texts.length; i += parts.embedder.maxBatch) {
+      await parts.embedder.embed(texts.slice(i, i + parts.embedder.maxBatch));
+    }
+    const embedderJobsPerSec = texts.length / ((performance.now() - tEmbedder) / 1000);
+    let rows = await parts.indexer.embedIds('company', companyIds);
+    const jobsStart = performance.now();
+    let lastLog = jobsStart;
+    for (let i = 0; i < jobIds.length; i += 5_000) {
+      rows += await parts.indexer.embedIds('job', jobIds.slice(i, i + 5_000));
+      if (performance.now() - lastLog > 15_000) {
+        log(`  embedding jobs: ${Math.min(i + 5_000, jobIds.length)} of ${jobIds.length}`);
+        lastLog = performance.now();
+      }
+    }
+    const catchUpJobsPerSec = jobIds.length / ((performance.now() - jobsStart) / 1000);
+    // The staleness check the serving process's catch-up runs every minute; it must find nothing left.
+    const tCheck = performance.now();
+    const stale = (await parts.indexer.countStale('job')) + (await parts.indexer.countStale('company'));
+    const staleCheckMs = performance.now() - tCheck;
+    if (stale > 0) throw new Error(`${stale} rows are still without a current embedding`);
+    return { model: parts.embedder.id, rows, catchUpJobsPerSec, embedderJobsPerSec, staleCheckMs };
+  } finally {
+    await parts.stop();
+  }
+}
+
+async function fill(
+  db: Db,
+  size: CatalogSize,
+  key: string,
+  cacheDir: string,
+  log: (msg: string) => void,
+): Promise<CatalogManifest> {
+  const t0 = performance.now();
+  const nowMs = Date.now();
+  await migrate(db);
+  const companies = buildCompanies(size);
+  const owners = assignJobs(size, companies);
+  const sampled = new Set(new Rng(size.seed, 3).sample([...Array(size.jobs).keys()], SAMPLED_JOB_IDS));
+  const jobIds: string[] = [];
+  const activeIds: string[] = [];
+  let tCompanies = 0;
+  let tJobs = 0;
+  await db.transaction(async (tx) => {
+    await insertCompanies(tx, companies, nowMs);
+    tCompanies = performance.now() - t0;
+    log(`  companies and tags written (${Math.round(tCompanies)} ms)`);
+    await insertJobs(tx, size, companies, owners, nowMs, sampled, jobIds, activeIds);
+    tJobs = performance.now() - t0 - tCompanies;
+    log(`  ${owners.length} jobs written (${Math.round(tJobs)} ms)`);
+    await tx.query('UPDATE catalog_version SET version = version + 1, changed_at = now()');
+  });
+  const tEmbed0 = performance.now();
+  const embedding = await embedAll(
+    db,
+    cacheDir,
+    companies.map((c) => c.id),
+    activeIds,
+    log,
+  );
+  const embed = performance.now() - tEmbed0;
+  log(
+    `  ${embedding.rows} rows embedded (${Math.round(embed)} ms; ${Math.round(embedding.catchUpJobsPerSec)} jobs/s ` +
+      `through the indexer, ${Math.round(embedding.embedderJobsPerSec)} jobs/s through the embedder alone; ` +
+      `staleness check ${Math.round(embedding.staleCheckMs)} ms)`,
+  );
+  const tAnalyze0 = performance.now();
+  await db.exec('VACUUM ANALYZE');
+  const analyze = performance.now() - tAnalyze0;
+  log(`  VACUUM ANALYZE (${Math.round(analyze)} ms)`);
+
+  const tagCounts = await db.query<{ dimension: TagDimension; slug: string; companies: number }>(
+    `SELECT t.dimension, t.slug, count(*)::int AS companies FROM tags t JOIN company_tags ct ON ct.tag_id = t.id
+     GROUP BY t.dimension, t.slug ORDER BY t.dimension, companies DESC, t.slug`,
+  );
+  const tags = {
+    industry: [],
+    stage: [],
+    business_model: [],
+    ai_role: [],
+    funding_tier: [],
+  } as CatalogManifest['tags'];
+  for (const r of tagCounts) tags[r.dimension].push({ slug: r.slug, companies: r.companies });
+  return {
+    key,
+    size,
+    anchorDay: new Date(nowMs).toISOString().slice(0, 10),
+    generatedAt: new Date(nowMs).toISOString(),
+    generationMs: {
+      total: Math.round(performance.now() - t0),
+      companies: Math.round(tCompanies),
+      jobs: Math.round(tJobs),
+      embed: Math.round(embed),
+      analyze: Math.round(analyze),
+    },
+    embedding,
+    companies: companies.map((c) => ({
+      id: c.id,
+      slug: c.slug,
+      name: c.name,
+      activeJobCount: c.activeJobCount,
+    })),
+    tags,
+    jobIds,
+  };
+}
+
+async function preparePglite(
+  size: CatalogSize,
+  root: string,
+  log: (m: string) => void,
+): Promise<PreparedCatalog> {
+  const key = cacheKey(size);
+  const dataDir = resolve(root, `catalog-${key}`);
+  const manifestFile = join(dataDir, 'manifest.json');
+  // The manifest is written last (by rename), so its presence means the directory is complete.
+  if (existsSync(manifestFile)) {
+    return { manifest: JSON.parse(readFileSync(manifestFile, 'utf8')), generated: false, dataDir };
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  log(`generating ${size.jobs} jobs / ${size.companies} companies (seed ${size.seed}) into ${dataDir}`);
+  const db = await PgliteDb.open(dataDir);
+  let manifest: CatalogManifest;
+  try {
+    manifest = await fill(db, size, key, dataDir, log);
+  } finally {
+    await db.close();
+  }
+  writeFileSync(`${manifestFile}.tmp`, JSON.stringify(manifest));
+  renameSync(`${manifestFile}.tmp`, manifestFile);
+  return { manifest, generated: true, dataDir };
+}
+
+/** Server mode's DATA_DIR (the service keeps its word-vector cache there), shared by every server-mode run. */
+export const embeddingsCacheDir = (root: string): string => resolve(root, 'server-mode-data');
+
+/**
+ * Server mode: a database named after the cache key on the server of `url`. It is reused when its comment says
+ * it is complete for this key; otherwise it is dropped and rebuilt. The manifest sits in the cache root.
+ */
+async function preparePostgres(
+  size: CatalogSize,
+  url: string,
+  root: string,
+  log: (m: string) => void,
+): Promise<PreparedCatalog> {
+  const key = cacheKey(size);
+  const name = `frontline_bench_${key.replace(/-/g, '_')}`;
+  const marker = `frontline-bench ${key} complete`;
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const manifestFile = resolve(root, `postgres-${key}.json`);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const existing = await admin.query<{ comment: string | null }>(
+      'SELECT shobj_description(oid, $2) AS comment FROM pg_database WHERE datname = $1',
+      [name, 'pg_database'],
+    );
+    if (existing.rows[0]?.comment === marker && existsSync(manifestFile)) {
+      return {
+        manifest: JSON.parse(readFileSync(manifestFile, 'utf8')),
+        generated: false,
+        databaseUrl: target.toString(),
+      };
+    }
+    log(
+      `generating ${size.jobs} jobs / ${size.companies} companies (seed ${size.seed}) into database ${name}`,
+    );
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const db = new PostgresDb({ url: target.toString(), poolSize: 2, statementTimeoutMs: 3_600_000 });
+  let manifest: CatalogManifest;
+  try {
+    manifest = await fill(db, size, key, embeddingsCacheDir(root), log);
+  } finally {
+    await db.close();
+  }
+  mkdirSync(root, { recursive: true });
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+  const done = new pg.Client({ connectionString: url });
+  await done.connect();
+  await done.query(`COMMENT ON DATABASE ${name} IS '${marker}'`);
+  await done.end();
+  return { manifest, generated: true, databaseUrl: target.toString() };
+}
+
+export function prepareCatalog(
+  size: CatalogSize,
+  target: CatalogTarget,
+  cacheRoot: string,
+  log: (m: string) => void,
+): Promise<PreparedCatalog> {
+  return target.kind === 'pglite'
+    ? preparePglite(size, target.root, log)
+    : preparePostgres(size, target.url, cacheRoot, log);
+}

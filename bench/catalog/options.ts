@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+
+/** Command-line options of `npm run bench` (bench/catalog/run.ts). `--help` prints them. */
+export interface BenchOptions {
+  seed: number;
+  jobs: number;
+  companies: number;
+  /** Closed postings on top of the active ones, as a fraction of them. */
+  inactiveRatio: number;
+  /** Seconds measured per scenario. */
+  durationS: number;
+  /** Seconds of discarded warm-up before each scenario. */
+  warmupS: number;
+  connections: number;
+  /** Distinct URLs drawn for each mixed scenario (the issue asks for at least 1,000). */
+  mixedUrls: number;
+  /** Restarts timed for "first response after start". */
+  restarts: number;
+  /** PostgreSQL server to bench against (a fresh database is created on it); embedded PGlite when absent. */
+  databaseUrl: string | undefined;
+  /** Only scenarios whose id contains one of these substrings (bare rows always run). */
+  only: string[];
+  build: boolean;
+  /** Markdown report path; '-' prints only. */
+  out: string | undefined;
+  generateOnly: boolean;
+  quick: boolean;
+}
+
+export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:quick for a short smoke run)
+
+  --seed N             PRNG seed of the synthetic catalog (default 1)
+  --jobs N             active jobs (default 100000; quick 10000)
+  --companies N        companies (default 5000; quick 500)
+  --inactive-ratio F   closed postings added, as a fraction of active jobs (default 0.1)
+  --duration S         seconds measured per scenario (default 10; quick 3)
+  --warmup S           seconds of warm-up per scenario (default 2; quick 1)
+  --connections N      concurrent connections (default 32)
+  --mixed-urls N       distinct URLs per mixed scenario (default 10000; quick 2000; at least 1000)
+  --restarts N         restarts timed for first response (default 3)
+  --database-url URL   bench against PostgreSQL: a fresh database is created on this server
+  --only a,b           run only scenarios whose id contains a or b (bare rows always run)
+  --skip-build         do not run npm run build first
+  --out FILE           report path (default bench/results/<date>-catalog[-quick][-postgres].md; '-' = stdout only)
+  --generate-only      build (or find cached) catalog data and stop
+  --quick              10k jobs / 500 companies, 3 s per scenario
+`;
+
+function num(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got "${raw}")`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      seed: { type: 'string' },
+      jobs: { type: 'string' },
+      companies: { type: 'string' },
+      'inactive-ratio': { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'mixed-urls': { type: 'string' },
+      restarts: { type: 'string' },
+      'database-url': { type: 'string' },
+      only: { type: 'string' },
+      'skip-build': { type: 'boolean' },
+      out: { type: 'string' },
+      'generate-only': { type: 'boolean' },
+      quick: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const opts: BenchOptions = {
+    seed: num('seed', values.seed, 1, 0),
+    jobs: num('jobs', values.jobs, quick ? 10_000 : 100_000, 1),
+    companies: num('companies', values.companies, quick ? 500 : 5_000, 1),
+    inactiveRatio: num('inactive-ratio', values['inactive-ratio'], 0.1, 0),
+    durationS: num('duration', values.duration, quick ? 3 : 10, 1),
+    warmupS: num('warmup', values.warmup, quick ? 1 : 2, 0),
+    connections: num('connections', values.connections, 32, 1),
+    mixedUrls: num('mixed-urls', values['mixed-urls'], quick ? 2_000 : 10_000, 1_000),
+    restarts: num('restarts', values.restarts, 3, 0),
+    databaseUrl: values['database-url'],
+    only: values.only ? values.only.split(',').filter(Boolean) : [],
+    build: !values['skip-build'],
+    out: values.out,
+    generateOnly: values['generate-only'] ?? false,
+    quick,
+  };
+  if (!Number.isInteger(opts.seed) || !Number.isInteger(opts.jobs) || !Number.isInteger(opts.companies)) {
+    throw new Error('--seed, --jobs and --companies must be integers');
+  }
+  if (opts.databaseUrl && !/^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    throw new Error('--database-url must be a postgres:// URL');
+  }
+  return opts;
+}

@@ -1,0 +1,146 @@
+import type { Measurement } from './measure.js';
+import type { Scenario } from './scenarios.js';
+import { TARGETS } from './scenarios.js';
+
+/** Renders the bench's results as a commit-ready markdown report. */
+
+export interface ScenarioOutcome {
+  scenario: Scenario;
+  measurement?: Measurement;
+  /** Why the scenario was not measured. */
+  skipped?: string;
+  /** Statuses seen when each URL kind was requested once before the run (non-2xx only). */
+  precheckFailures: string[];
+  /** Share of the measured run's lookups the response cache answered; undefined without a cache. */
+  cacheHitRatio?: number;
+}
+
+export interface StartupFigures {
+  /** ms from spawn to the first 2xx answer, one per restart. */
+  firstResponseMs: number[];
+  probePath: string;
+}
+
+export interface ReportInput {
+  title: string;
+  facts: [string, string][];
+  bare: { before: Measurement; mixedClient: Measurement; after: Measurement };
+  outcomes: ScenarioOutcome[];
+  startup: StartupFigures | undefined;
+  memory:
+    | { afterRunPeakMb: number; afterRunCurrentMb: number; afterRestartMb: number | undefined }
+    | undefined;
+  notes: string[];
+}
+
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const pct = (r: number): string => `${fmt(r * 100)}%`;
+const verdict = (ok: boolean): string => (ok ? 'pass' : '**FAIL**');
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+export function bareReference(bare: ReportInput['bare']): number {
+  return (bare.before.reqPerSec + bare.after.reqPerSec) / 2;
+}
+
+function problems(m: Measurement): string {
+  const bad = Object.entries(m.statuses)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, n]) => `${fmt(n)}×${code}`);
+  if (m.errors > 0) bad.push(`${fmt(m.errors)} errors`);
+  if (m.timeouts > 0) bad.push(`${fmt(m.timeouts)} timeouts`);
+  if (m.requests === 0) bad.push('no request completed');
+  return bad.length ? bad.join(', ') : '0';
+}
+
+function row(o: ScenarioOutcome, reference: number): string {
+  const s = o.scenario;
+  const sent = o.measurement && s.paths.length > 1 ? ` (${fmt(o.measurement.distinctSent)} sent)` : '';
+  const urls = s.paths.length === 1 ? '1' : `${fmt(s.paths.length)}${sent}`;
+  const conns = s.connections === 1 ? ' (1 conn.)' : '';
+  if (!o.measurement)
+    return `| ${s.label} | ${s.mode}${conns} | ${urls} | – | – | – | – | – | – | – | skipped: ${o.skipped} |`;
+  const m = o.measurement;
+  const ratio = m.reqPerSec / reference;
+  const checks: boolean[] = [];
+  if (s.minRatio !== undefined) checks.push(ratio >= s.minRatio);
+  if (s.maxP99Ms !== undefined) checks.push(m.p99Ms < s.maxP99Ms);
+  const clean = m.non2xx === 0 && m.errors === 0 && m.timeouts === 0 && m.requests > 0;
+  checks.push(clean);
+  const target = [
+    s.minRatio !== undefined ? `≥ ${pct(s.minRatio)}` : '',
+    s.maxP99Ms !== undefined ? `p99 < ${s.maxP99Ms}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    `| ${s.label} | ${s.mode}${conns} | ${urls} | ${fmt(m.reqPerSec)} | ${pct(ratio)} | ${target || '–'} | ` +
+    `${fmt(m.p50Ms, 1)} | ${fmt(m.p99Ms, 1)} | ${fmt(m.maxMs)} | ${problems(m)} | ` +
+    `${o.cacheHitRatio === undefined ? '–' : pct(o.cacheHitRatio)} | ${verdict(checks.every(Boolean))} |`
+  );
+}
+
+export function renderReport(input: ReportInput): string {
+  const reference = bareReference(input.bare);
+  const drift = input.bare.after.reqPerSec / input.bare.before.reqPerSec - 1;
+  const lines: string[] = [`# ${input.title}`, '', '| | |', '|---|---|'];
+  for (const [k, v] of input.facts) lines.push(`| ${k} | ${v} |`);
+
+  lines.push(
+    '',
+    '## Baseline (bare Fastify route, same run, same cores)',
+    '',
+    '| Run | req/s | p50 ms | p99 ms |',
+    '|---|---:|---:|---:|',
+    `| before the service scenarios | ${fmt(input.bare.before.reqPerSec)} | ${fmt(input.bare.before.p50Ms, 1)} | ${fmt(input.bare.before.p99Ms, 1)} |`,
+    `| URL drawn per request (client cost of mixed runs) | ${fmt(input.bare.mixedClient.reqPerSec)} | ${fmt(input.bare.mixedClient.p50Ms, 1)} | ${fmt(input.bare.mixedClient.p99Ms, 1)} |`,
+    `| after the service scenarios | ${fmt(input.bare.after.reqPerSec)} | ${fmt(input.bare.after.p50Ms, 1)} | ${fmt(input.bare.after.p99Ms, 1)} |`,
+    '',
+    `Reference for the ratios: mean of before and after, ${fmt(reference)} req/s (drift ${drift >= 0 ? '+' : ''}${pct(drift)}).`,
+    '',
+    '## Catalog endpoints',
+    '',
+    '| Endpoint | Mode | URLs | req/s | vs bare | target | p50 ms | p99 ms | max ms | non-2xx / errors | cache hits | verdict |',
+    '|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---|',
+  );
+  for (const o of input.outcomes) lines.push(row(o, reference));
+
+  lines.push('', '## Start-up and memory', '', '| Measure | Value | Target | verdict |', '|---|---|---|---|');
+  if (input.startup && input.startup.firstResponseMs.length > 0) {
+    const med = median(input.startup.firstResponseMs);
+    const each = input.startup.firstResponseMs.map((ms) => fmt(ms / 1000, 2)).join(', ');
+    lines.push(
+      `| spawn to first 2xx on \`${input.startup.probePath}\`, median of ${input.startup.firstResponseMs.length} restarts (${each} s) | ${fmt(med / 1000, 2)} s | < 2 s | ${verdict(med < 2_000)} |`,
+    );
+  }
+  if (input.memory) {
+    const m = input.memory;
+    lines.push(
+      `| RSS peak over the whole run (VmHWM) | ${fmt(m.afterRunPeakMb)} MB | < 500 MB | ${verdict(m.afterRunPeakMb < 500)} |`,
+      `| RSS at the end of the run (VmRSS) | ${fmt(m.afterRunCurrentMb)} MB | < 500 MB | ${verdict(m.afterRunCurrentMb < 500)} |`,
+    );
+    if (m.afterRestartMb !== undefined) {
+      lines.push(`| RSS right after a restart and its first answer | ${fmt(m.afterRestartMb)} MB | – | – |`);
+    }
+  }
+
+  lines.push(
+    '',
+    '## Targets',
+    '',
+    `From issue 2 (embedded database, limits raised): hot ≥ ${pct(TARGETS.hotRatio)} and mixed ≥ ${pct(TARGETS.mixedRatio)} ` +
+      `of the bare route's req/s, p99 < ${TARGETS.p99Ms} ms at 32 connections, first request after a restart < 2 s, ` +
+      `RSS < 500 MB. From issue 3: search p99 < ${TARGETS.searchSingleP99Ms} ms for a single client. ` +
+      'A row passes when it meets its targets and every answer was 2xx (all URLs are valid requests).',
+  );
+  if (input.notes.length > 0) {
+    lines.push('', '## Notes', '');
+    for (const n of input.notes) lines.push(`- ${n}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,195 @@
+import type { CatalogManifest } from './generate.js';
+import type { Rng } from './prng.js';
+import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
+
+/**
+ * What the bench measures. Each catalog endpoint runs hot (one URL repeated: the best case for any cache) and
+ * mixed (drawn at random from at least 1,000 distinct realistic URLs: the honest case). Targets are issue 2's:
+ * hot >= 50% and mixed >= 20% of the bare route's throughput, p99 < 50 ms at 32 connections, and issue 3's
+ * search p99 < 30 ms for a single client.
+ */
+
+export type Mode = 'hot' | 'mixed' | 'single client';
+
+export interface Scenario {
+  id: string;
+  /** The path as in the service's OpenAPI document; the scenario is skipped when the service does not serve it. */
+  route: string;
+  label: string;
+  mode: Mode;
+  paths: string[];
+  connections: number;
+  headers?: Record<string, string>;
+  /** Minimum share of the bare route's req/s, when the issue sets one. */
+  minRatio?: number;
+  maxP99Ms?: number;
+}
+
+export const TARGETS = { hotRatio: 0.5, mixedRatio: 0.2, p99Ms: 50, searchSingleP99Ms: 30 } as const;
+
+/** A bench-only token, passed to the service through API_TOKENS. */
+export const BENCH_TOKEN = 'fl_bench_catalog_token_0123456789abcdef';
+
+interface Endpoint {
+  id: string;
+  route: string;
+  label: string;
+  hot: string;
+  /** Absent: the endpoint has one URL only, so there is no mixed run. */
+  mixed?: (rng: Rng) => string;
+}
+
+export function buildScenarios(
+  manifest: CatalogManifest,
+  connections: number,
+  mixedUrls: number,
+): Scenario[] {
+  const urls = new UrlFactory(manifest);
+  const seed = manifest.size.seed;
+  const jobId = manifest.jobIds[0] as string;
+  const endpoints: Endpoint[] = [
+    // The service's full HTTP stack (hooks, guard, serialization) without the database: the floor under every row.
+    { id: 'healthz', route: '/healthz', label: '/healthz (no database)', hot: '/healthz' },
+    { id: 'jobs', route: `${API}/jobs`, label: '/jobs', hot: `${API}/jobs`, mixed: (r) => urls.anyJobs(r) },
+    {
+      id: 'jobs-role',
+      route: `${API}/jobs`,
+      label: '/jobs?role_category=',
+      hot: `${API}/jobs?role_category=fde`,
+      mixed: (r) => urls.jobs(r, 'role'),
+    },
+    {
+      id: 'jobs-client-facing',
+      route: `${API}/jobs`,
+      label: '/jobs?client_facing=true',
+      hot: `${API}/jobs?client_facing=true`,
+      mixed: (r) => urls.jobs(r, 'client'),
+    },
+    {
+      id: 'jobs-location',
+      route: `${API}/jobs`,
+      label: '/jobs?location=',
+      hot: `${API}/jobs?location=san%20francisco`,
+      mixed: (r) => urls.jobs(r, 'location'),
+    },
+    {
+      id: 'jobs-remote',
+      route: `${API}/jobs`,
+      label: '/jobs?remote_only=true',
+      hot: `${API}/jobs?remote_only=true`,
+      mixed: (r) => urls.jobs(r, 'remote'),
+    },
+    {
+      id: 'jobs-company',
+      route: `${API}/jobs`,
+      label: '/jobs?company=',
+      hot: `${API}/jobs?company=${urls.topCompany}`,
+      mixed: (r) => urls.jobs(r, 'company'),
+    },
+    {
+      id: 'jobs-paginated',
+      route: `${API}/jobs`,
+      label: '/jobs?page= (pages 2+)',
+      hot: `${API}/jobs?page=5`,
+      mixed: (r) => urls.jobs(r, 'page'),
+    },
+    {
+      id: 'jobs-search',
+      route: `${API}/jobs`,
+      label: '/jobs?search=',
+      hot: `${API}/jobs?search=forward%20deployed%20engineer`,
+      mixed: (r) => urls.search(r),
+    },
+    { id: 'companies', route: `${API}/companies`, label: '/companies', hot: `${API}/companies` },
+    {
+      id: 'companies-tags',
+      route: `${API}/companies`,
+      label: '/companies?<tag filters>',
+      hot: `${API}/companies?industry=healthcare&stage=series-a,series-b`,
+      mixed: (r) => urls.companies(r),
+    },
+    {
+      id: 'company',
+      route: `${API}/companies/{id}`,
+      label: '/companies/:id',
+      hot: `${API}/companies/${urls.topCompany}`,
+      mixed: (r) => urls.company(r),
+    },
+    {
+      id: 'job',
+      route: `${API}/jobs/{id}`,
+      label: '/jobs/:id',
+      hot: `${API}/jobs/${jobId}`,
+      mixed: (r) => urls.job(r),
+    },
+    { id: 'tags', route: `${API}/tags`, label: '/tags', hot: `${API}/tags` },
+    { id: 'stats', route: `${API}/stats`, label: '/stats', hot: `${API}/stats` },
+  ];
+
+  const scenarios: Scenario[] = [];
+  endpoints.forEach((e, i) => {
+    scenarios.push({
+      id: `${e.id}:hot`,
+      route: e.route,
+      label: e.label,
+      mode: 'hot',
+      paths: [e.hot],
+      connections,
+      minRatio: TARGETS.hotRatio,
+      maxP99Ms: TARGETS.p99Ms,
+    });
+    if (e.mixed) {
+      scenarios.push({
+        id: `${e.id}:mixed`,
+        route: e.route,
+        label: e.label,
+        mode: 'mixed',
+        paths: distinctUrls(seed, 100 + i, e.mixed, mixedUrls),
+        connections,
+        minRatio: TARGETS.mixedRatio,
+        maxP99Ms: TARGETS.p99Ms,
+      });
+    }
+  });
+  scenarios.push({
+    id: 'jobs-search:single',
+    route: `${API}/jobs`,
+    label: '/jobs?search=',
+    mode: 'single client',
+    paths: distinctUrls(seed, 200, (r) => urls.search(r), mixedUrls),
+    connections: 1,
+    maxP99Ms: TARGETS.searchSingleP99Ms,
+  });
+  scenarios.push({
+    id: 'jobs-token:mixed',
+    route: `${API}/jobs`,
+    label: '/jobs, token tier (limit 50, window 1,000)',
+    mode: 'mixed',
+    paths: distinctUrls(seed, 201, (r) => urls.anyJobs(r, TOKEN_JOBS), mixedUrls),
+    connections,
+    headers: { authorization: `Bearer ${BENCH_TOKEN}` },
+    minRatio: TARGETS.mixedRatio,
+    maxP99Ms: TARGETS.p99Ms,
+  });
+  return scenarios;
+}
+
+/** The bare Fastify route: before the service scenarios, with per-request URL building (client cost), after. */
+export function bareScenarios(connections: number): {
+  before: Scenario;
+  mixedClient: Scenario;
+  after: Scenario;
+} {
+  const base = { route: '/bare', label: 'bare Fastify route', connections };
+  return {
+    before: { ...base, id: 'bare:before', mode: 'hot', paths: ['/bare'] },
+    mixedClient: {
+      ...base,
+      id: 'bare:mixed-client',
+      label: 'bare route, URL drawn per request',
+      mode: 'mixed',
+      paths: Array.from({ length: 2_000 }, (_, i) => `/bare?page=${i}`),
+    },
+    after: { ...base, id: 'bare:after', mode: 'hot', paths: ['/bare'] },
+  };
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import etag from '@fastify/etag';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Deps } from './deps.js';
+import { AppError } from './errors.js';
+import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { type GuardHook, registerGuard } from './http/guard.js';
+import { registerMethodNotAllowed } from './http/method-not-allowed.js';
+import { openApiOptions } from './http/openapi.js';
+import { registerRequestMetrics } from './http/request-metrics.js';
+import { registerResponseCache } from './http/response-cache.js';
+import { registerRoutes } from './http/routes/index.js';
+import { ErrorEnvelope, PaginationMeta } from './http/schemas/common.js';
+import type { App } from './http/types.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP app with no top-level I/O: used by main, tests and the OpenAPI export alike. */
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
+  let guard: GuardHook | undefined;
+  const app: App = Fastify({
+    logger: opts.logger ?? false,
+    // A number is a hop count; Fastify accepts it at run time though its types omit it.
+    trustProxy: deps.config.trustProxy as boolean | string,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    // The router rejects malformed URL encoding and over-long path parameters before any hook runs; answer those
+    // in the envelope too, after the same auth and rate-limit guard as every other request.
+    frameworkErrors: (err, request, reply) => {
+      const message =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is too long (at most 500 characters)'
+          : 'Malformed URL: invalid percent-encoding';
+      const respond = () => {
+        if (!reply.sent) sendError(reply, new AppError('BAD_REQUEST', message));
+      };
+      if (!guard) return respond();
+      guard(request, reply).then(respond, (e: unknown) => {
+        request.log.error({ err: e }, 'guard failed on a malformed URL');
+        respond();
+      });
+    },
+    // Header and URL bounds: Node's defaults (16 KB headers) hold; query strings are parsed by Fastify.
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: {
+        coerceTypes: true,
+        useDefaults: true,
+        removeAdditional: false,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerErrorHandling(app);
+  guard = registerGuard(app, {
+    tokens: deps.tokens,
+    rateLimits: deps.rateLimits,
+    tiers: deps.tiers,
+    now: deps.now,
+    onStoreFailure: deps.config.rateLimit.onStoreFailure,
+    metrics: deps.metrics,
+  });
+  registerRequestMetrics(app, deps.metrics);
+  registerMethodNotAllowed(app);
+
+  app.addSchema(ErrorEnvelope);
+  app.addSchema(PaginationMeta);
+
+  // Public catalog reads are open to any origin; no credentials, so a token is never sent implicitly.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: [
+      'X-Api-Tier',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Retry-After',
+      'ETag',
+      'X-Request-Id',
+    ],
+    credentials: false,
+    maxAge: 600,
+  });
+  // Hook order matters: ETag and the response cache see the uncompressed body; compression runs last.
+  await app.register(etag, { weak: false });
+  registerResponseCache(app, deps.responseCache, deps.metrics);
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+
+  await app.register(swagger, openApiOptions());
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  await registerRoutes(app, deps, API_PREFIX);
+  return app;
+}

@@ -1,0 +1,123 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/port.js';
+
+/** Secrets look like fl_<32 base62-ish chars>; the prefix makes them greppable in leaked-secret scanners. */
+export const TOKEN_SCHEME = 'fl_';
+const DISPLAY_PREFIX_LENGTH = 12;
+
+export interface TokenIdentity {
+  id: string;
+  name: string;
+}
+
+export interface TokenRecord extends TokenIdentity {
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export const hashToken = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+export function generateSecret(): string {
+  return TOKEN_SCHEME + randomBytes(24).toString('base64url');
+}
+
+function sameHash(a: string, b: string): boolean {
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const toRecord = (r: TokenRow): TokenRecord => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+/**
+ * Tokens come from two places: API_TOKENS (configuration, for simple deployments) and the api_tokens table
+ * (minted by the CLI). Only sha256 hashes are kept in memory or stored; every comparison is constant-time.
+ * Revocation takes effect on the next request in every process because valid database tokens are not cached.
+ */
+export class TokenService {
+  private readonly envTokens: { id: string; name: string; hash: string }[];
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    envSecrets: string[],
+    private readonly now: () => number = Date.now,
+  ) {
+    this.envTokens = envSecrets.map((secret, i) => {
+      const hash = hashToken(secret);
+      return { id: `env:${hash.slice(0, 8)}`, name: `API_TOKENS[${i}]`, hash };
+    });
+  }
+
+  async create(name: string): Promise<TokenRecord & { secret: string }> {
+    const secret = generateSecret();
+    const rows = await this.db.query<TokenRow>(
+      `INSERT INTO api_tokens (name, prefix, secret_hash) VALUES ($1, $2, $3) RETURNING *`,
+      [name, secret.slice(0, DISPLAY_PREFIX_LENGTH), hashToken(secret)],
+    );
+    return { ...toRecord(rows[0]!), secret };
+  }
+
+  async list(includeRevoked = false): Promise<TokenRecord[]> {
+    const rows = await this.db.query<TokenRow>(
+      `SELECT * FROM api_tokens ${includeRevoked ? '' : 'WHERE revoked_at IS NULL'} ORDER BY created_at, id`,
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Revokes by id, display prefix or name; returns how many tokens were revoked. */
+  async revoke(ref: string): Promise<TokenRecord[]> {
+    const rows = await this.db.query<TokenRow>(
+      `UPDATE api_tokens SET revoked_at = now()
+       WHERE revoked_at IS NULL AND (id::text = $1 OR prefix = $1 OR name = $1) RETURNING *`,
+      [ref],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Returns the token's identity, or null when the secret is unknown or revoked. */
+  async verify(secret: string): Promise<TokenIdentity | null> {
+    const hash = hashToken(secret);
+    // Check every configured token without stopping early, so timing does not reveal which one matched.
+    let envMatch: TokenIdentity | null = null;
+    for (const t of this.envTokens) if (sameHash(t.hash, hash) && !envMatch) envMatch = t;
+    if (envMatch) return { id: envMatch.id, name: envMatch.name };
+    if (!secret.startsWith(TOKEN_SCHEME) || secret.length < DISPLAY_PREFIX_LENGTH) return null;
+
+    const rows = await this.db.query<TokenRow>(
+      'SELECT * FROM api_tokens WHERE prefix = $1 AND revoked_at IS NULL',
+      [secret.slice(0, DISPLAY_PREFIX_LENGTH)],
+    );
+    const match = rows.find((r) => sameHash(r.secret_hash, hash));
+    if (!match) return null;
+    this.touch(match.id);
+    return { id: match.id, name: match.name };
+  }
+
+  /** Records last use at most once a minute per token: a write per request would cost more than the read. */
+  private touch(id: string): void {
+    const now = this.now();
+    if (now - (this.lastTouched.get(id) ?? 0) < 60_000) return;
+    this.lastTouched.set(id, now);
+    this.db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [id]).catch(() => {
+      this.lastTouched.delete(id);
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import type { Queryable } from '../db/port.js';
+import { companyFilterSql } from './filters.js';
+import type {
+  CompanyCategory,
+  CompanyDetail,
+  CompanyFilters,
+  CompanyListItem,
+  CompanyTag,
+  TagDimension,
+} from './types.js';
+import { TAG_DIMENSIONS, UUID_RE } from './types.js';
+
+/** Read queries over companies. Tags for a page come from one query over the page's ids, not one per row. */
+
+/** The /companies order; companies_order_idx serves it. Search uses it as the tie-break after rank. */
+export const COMPANY_ORDER = 'c.active_job_count DESC, lower(c.name) ASC, c.id ASC';
+
+interface CompanyListRow {
+  id: string;
+  name: string;
+  slug: string;
+  domain: string;
+  one_liner: string;
+}
+
+const DIMENSION_ORDER = new Map<string, number>(TAG_DIMENSIONS.map((d, i) => [d, i]));
+
+/** Tags of the given companies, each list ordered by dimension (spec order) then value. */
+export async function tagsOf(
+  db: Queryable,
+  companyIds: readonly string[],
+): Promise<Map<string, CompanyTag[]>> {
+  const out = new Map<string, CompanyTag[]>(companyIds.map((id) => [id, []]));
+  if (companyIds.length === 0) return out;
+  const rows = await db.query<{ company_id: string; dimension: TagDimension; value: string; slug: string }>(
+    `SELECT ct.company_id, t.dimension, t.value, t.slug FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
+     WHERE ct.company_id = ANY($1::uuid[]) ORDER BY lower(t.value), t.slug`,
+    [companyIds],
+  );
+  for (const r of rows) out.get(r.company_id)?.push({ dimension: r.dimension, value: r.value, slug: r.slug });
+  for (const tags of out.values()) {
+    tags.sort((a, b) => (DIMENSION_ORDER.get(a.dimension) ?? 0) - (DIMENSION_ORDER.get(b.dimension) ?? 0));
+  }
+  return out;
+}
+
+async function withTags(db: Queryable, rows: CompanyListRow[]): Promise<CompanyListItem[]> {
+  const tags = await tagsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    domain: r.domain,
+    oneLiner: r.one_liner,
+    tags: tags.get(r.id) ?? [],
+  }));
+}
+
+/** One page of active companies: most active jobs first, then name (case-insensitive), then id. */
+export async function listCompanies(
+  db: Queryable,
+  filters: CompanyFilters,
+  page: { limit: number; offset: number },
+): Promise<{ items: CompanyListItem[]; total: number }> {
+  const where = companyFilterSql(filters, 1);
+  const n = where.params.length;
+  const rows = await db.query<CompanyListRow>(
+    `SELECT c.id, c.name, c.slug, c.domain, c.one_liner FROM companies c
+     WHERE ${where.sql} ORDER BY ${COMPANY_ORDER} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, page.limit, page.offset],
+  );
+  let total = page.offset + rows.length;
+  if (rows.length === 0 ? page.offset > 0 : rows.length === page.limit) {
+    const counted = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM companies c WHERE ${where.sql}`,
+      where.params,
+    );
+    total = counted[0]?.n ?? 0;
+  }
+  return { items: await withTags(db, rows), total };
+}
+
+/** Active companies by id, in the order of `ids` (a search shortlist's rank). */
+export async function companiesByIds(db: Queryable, ids: readonly string[]): Promise<CompanyListItem[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<CompanyListRow>(
+    'SELECT c.id, c.name, c.slug, c.domain, c.one_liner FROM companies c WHERE c.id = ANY($1::uuid[]) AND c.active',
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return withTags(
+    db,
+    ids.flatMap((id) => byId.get(id) ?? []),
+  );
+}
+
+interface CompanyDetailRow extends CompanyListRow {
+  active_job_count: number;
+  website: string | null;
+  category: CompanyCategory;
+  description: string | null;
+  founded_year: number | null;
+  employee_count: number | null;
+  headquarters: string | null;
+  funding_summary: string | null;
+  total_funding_usd: number | null;
+  social_links: Record<string, string> | null;
+  logo_url: string | null;
+  research_summary: string | null;
+  active: boolean;
+  is_sample: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * One company by UUID or slug (slugs compare case-insensitively), active or not: an inactive company answers
+ * with active: false so a bookmarked page explains itself instead of vanishing.
+ */
+export async function getCompany(db: Queryable, idOrSlug: string): Promise<CompanyDetail | undefined> {
+  const byId = UUID_RE.test(idOrSlug);
+  // Anything that is neither a UUID nor slug-shaped cannot name a company; don't send it to the database.
+  if (!byId && !/^[a-z0-9]+(-[a-z0-9]+)*$/i.test(idOrSlug)) return undefined;
+  const rows = await db.query<CompanyDetailRow>(
+    `SELECT id, name, slug, domain, one_liner, active_job_count, website, category, description, founded_year,
+       employee_count, headquarters, funding_summary, total_funding_usd::float8 AS total_funding_usd,
+       social_links, logo_url, research_summary, active, is_sample, created_at, updated_at
+     FROM companies WHERE ${byId ? 'id = $1::uuid' : 'slug = $1'}`,
+    [byId ? idOrSlug : idOrSlug.toLowerCase()],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const [item] = await withTags(db, [r]);
+  return {
+    ...(item as CompanyListItem),
+    activeJobCount: r.active_job_count,
+    website: r.website,
+    category: r.category,
+    description: r.description,
+    foundedYear: r.founded_year,
+    employeeCount: r.employee_count,
+    headquarters: r.headquarters,
+    funding: { summary: r.funding_summary, totalUsd: r.total_funding_usd },
+    socialLinks: r.social_links ?? {},
+    logoUrl: r.logo_url,
+    researchSummary: r.research_summary,
+    active: r.active,
+    sample: r.is_sample,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,152 @@
+import type { Queryable } from '../db/port.js';
+import { jobFilterSql, type SqlFragment } from './filters.js';
+import { type JobDetail, type JobFilters, type JobListItem, type RoleCategory, UUID_RE } from './types.js';
+
+/** Read queries over jobs. Lists touch only the page's rows: the order is served by the partial indexes. */
+
+const LIST_COLUMNS = `j.id, j.title, c.name AS company_name, c.slug AS company_slug, j.location, j.remote,
+  j.role_category, j.url, j.posted_at`;
+
+interface JobListRow {
+  id: string;
+  title: string;
+  company_name: string;
+  company_slug: string;
+  location: string;
+  remote: boolean;
+  role_category: RoleCategory;
+  url: string;
+  posted_at: Date;
+}
+
+const toListItem = (r: JobListRow): JobListItem => ({
+  id: r.id,
+  title: r.title,
+  company: { name: r.company_name, slug: r.company_slug },
+  location: r.location,
+  remote: r.remote,
+  roleCategory: r.role_category,
+  url: r.url,
+  postedAt: r.posted_at.toISOString(),
+});
+
+/** One page of active jobs, most recently posted first; id descending breaks ties so pages never overlap. */
+export async function listJobs(
+  db: Queryable,
+  filters: JobFilters,
+  page: { limit: number; offset: number },
+): Promise<{ items: JobListItem[]; total: number }> {
+  const where = jobFilterSql(filters, 1);
+  const n = where.params.length;
+  // Deferred join: the offset walks ids in an index (index-only where it can) and only the page's rows are then
+  // read and joined; joining before the offset costs ~100x on the deepest token page (offset 950 of 100k rows).
+  const rows = await db.query<JobListRow>(
+    `SELECT ${LIST_COLUMNS}
+     FROM (SELECT j.id FROM jobs j WHERE ${where.sql}
+           ORDER BY j.posted_at DESC, j.id DESC LIMIT $${n + 1} OFFSET $${n + 2}) p
+     JOIN jobs j ON j.id = p.id JOIN companies c ON c.id = j.company_id
+     ORDER BY j.posted_at DESC, j.id DESC`,
+    [...where.params, page.limit, page.offset],
+  );
+  return { items: rows.map(toListItem), total: await countJobs(db, filters, where, rows.length, page) };
+}
+
+/**
+ * The total for a listing. A short page already tells it. Filters on category and remote only are answered
+ * from job_counts (kept exact by a trigger); company and location filters count the matching rows, which their
+ * indexes keep to that company's jobs or the trigram matches.
+ */
+async function countJobs(
+  db: Queryable,
+  filters: JobFilters,
+  where: SqlFragment,
+  returned: number,
+  page: { limit: number; offset: number },
+): Promise<number> {
+  if (returned > 0 ? returned < page.limit : page.offset === 0) return page.offset + returned;
+  let rows: { n: number }[];
+  if (filters.companySlug === undefined && filters.location === undefined) {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (filters.roleCategories !== undefined) {
+      params.push(filters.roleCategories);
+      conditions.push('role_category = ANY($1::text[])');
+    }
+    if (filters.remoteOnly) conditions.push('remote');
+    rows = await db.query<{ n: number }>(
+      `SELECT coalesce(sum(n), 0)::int AS n FROM job_counts${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
+      params,
+    );
+  } else {
+    rows = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs j WHERE ${where.sql}`,
+      where.params,
+    );
+  }
+  return rows[0]?.n ?? 0;
+}
+
+/** Active jobs by id, in the order of `ids` (a search shortlist's rank); ids no longer active are skipped. */
+export async function jobsByIds(db: Queryable, ids: readonly string[]): Promise<JobListItem[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<JobListRow>(
+    `SELECT ${LIST_COLUMNS} FROM jobs j JOIN companies c ON c.id = j.company_id
+     WHERE j.id = ANY($1::uuid[]) AND j.active`,
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toListItem(row)] : [];
+  });
+}
+
+interface JobDetailRow extends JobListRow {
+  description: string;
+  department: string | null;
+  salary: string | null;
+  source: string;
+  first_seen_at: Date;
+  last_seen_at: Date;
+  active: boolean;
+  is_sample: boolean;
+  company_id: string;
+  company_domain: string;
+  company_one_liner: string;
+  company_website: string | null;
+}
+
+/** One job, active or not (a closed posting answers with active: false rather than vanishing). */
+export async function getJob(db: Queryable, id: string): Promise<JobDetail | undefined> {
+  // Not a UUID: no such job (PostgreSQL would reject the cast with an error, not an empty result).
+  if (!UUID_RE.test(id)) return undefined;
+  const rows = await db.query<JobDetailRow>(
+    `SELECT ${LIST_COLUMNS}, j.description, j.department, j.salary, j.source, j.first_seen_at, j.last_seen_at,
+       j.active, j.is_sample, c.id AS company_id, c.domain AS company_domain, c.one_liner AS company_one_liner,
+       c.website AS company_website
+     FROM jobs j JOIN companies c ON c.id = j.company_id WHERE j.id = $1`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const { company: _listCompany, ...base } = toListItem(r);
+  return {
+    ...base,
+    description: r.description,
+    department: r.department,
+    salary: r.salary,
+    source: r.source,
+    firstSeenAt: r.first_seen_at.toISOString(),
+    lastSeenAt: r.last_seen_at.toISOString(),
+    active: r.active,
+    sample: r.is_sample,
+    company: {
+      id: r.company_id,
+      name: r.company_name,
+      slug: r.company_slug,
+      domain: r.company_domain,
+      oneLiner: r.company_one_liner,
+      website: r.company_website,
+    },
+  };
+}

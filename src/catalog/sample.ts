@@ -1,0 +1,145 @@
+import type { Db } from '../db/port.js';
+import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
+import sampleData from './sample-catalog.json' with { type: 'json' };
+import { startOfUtcDay } from './stats.js';
+import { setCompanyTags, type TagInput } from './tags.js';
+import type { CompanyCategory, RoleCategory, TagDimension } from './types.js';
+
+/**
+ * The bundled sample catalog: real AI companies (public facts only) with invented postings that say so
+ * everywhere: is_sample, source 'sample', a `#sample-N` URL on the company's own careers path, and a description
+ * that starts with "Sample posting". Posting dates are relative to the clock, so "today" always has postings.
+ */
+
+export interface SampleJob {
+  title: string;
+  roleCategory: RoleCategory;
+  department: string;
+  location: string;
+  remote: boolean;
+  /** 0 = today (between 00:00 UTC and now). */
+  daysAgo: number;
+  /** Time of day in minutes; for today it is scaled into the part of the day already past. */
+  minuteOfDay: number;
+}
+
+export interface SampleCompany {
+  name: string;
+  domain: string;
+  oneLiner: string;
+  category: CompanyCategory;
+  tags: Record<TagDimension, string[]>;
+  jobs: SampleJob[];
+}
+
+export const SAMPLE_CATALOG = sampleData as unknown as { companies: SampleCompany[] };
+
+const DAY_MS = 86_400_000;
+// Arbitrary constant: two processes starting on one empty database load the sample once.
+const SAMPLE_LOCK_KEY = 727_311_002;
+
+/** When a sample posting was published, relative to the clock and never in the future. */
+export function samplePostedAt(job: Pick<SampleJob, 'daysAgo' | 'minuteOfDay'>, nowMs: number): Date {
+  const dayStart = startOfUtcDay(nowMs);
+  if (job.daysAgo === 0)
+    return new Date(dayStart + Math.floor(((nowMs - dayStart) * job.minuteOfDay) / 1440));
+  return new Date(dayStart - job.daysAgo * DAY_MS + job.minuteOfDay * 60_000);
+}
+
+export interface SampleLoadResult {
+  loaded: boolean;
+  companies: number;
+  jobs: number;
+}
+
+/**
+ * Loads the sample catalog in one transaction when the catalog has no company yet; otherwise does nothing.
+ * Safe to call on every start and from two processes at once (advisory lock, then the emptiness check).
+ */
+export async function loadSampleCatalog(db: Db, nowMs: number): Promise<SampleLoadResult> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [SAMPLE_LOCK_KEY]);
+    const [existing] = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
+    if (existing?.any) return { loaded: false, companies: 0, jobs: 0 };
+
+    const now = new Date(nowMs);
+    const ids: string[] = [];
+    const job = {
+      company: [] as string[],
+      name: [] as string[],
+      externalId: [] as string[],
+      title: [] as string[],
+      location: [] as string[],
+      remote: [] as boolean[],
+      department: [] as string[],
+      category: [] as string[],
+      url: [] as string[],
+      description: [] as string[],
+      postedAt: [] as string[],
+    };
+    for (const company of SAMPLE_CATALOG.companies) {
+      const { id, slug } = await upsertCompanyByDomain(
+        tx,
+        company.domain,
+        {
+          name: company.name,
+          website: `https://${company.domain}`,
+          oneLiner: company.oneLiner,
+          category: company.category,
+          isSample: true,
+        },
+        nowMs,
+      );
+      ids.push(id);
+      const tags: TagInput[] = Object.entries(company.tags).flatMap(([dimension, values]) =>
+        values.map((value) => ({ dimension: dimension as TagDimension, value })),
+      );
+      await setCompanyTags(tx, id, tags, nowMs);
+      company.jobs.forEach((j, i) => {
+        const n = i + 1;
+        job.company.push(id);
+        job.name.push(company.name);
+        job.externalId.push(`sample-${slug}-${n}`);
+        job.title.push(j.title);
+        job.location.push(j.location);
+        job.remote.push(j.remote);
+        job.department.push(j.department);
+        job.category.push(j.roleCategory);
+        job.url.push(`https://${company.domain}/careers#sample-${n}`);
+        job.description.push(
+          `Sample posting: this is not a real opening at ${company.name}. It illustrates a ${j.title} role ` +
+            `(${j.department}, ${j.location}${j.remote ? ', remote-friendly' : ''}) in the Frontline sample ` +
+            `catalog. See ${company.domain} for the company's actual openings.`,
+        );
+        job.postedAt.push(samplePostedAt(j, nowMs).toISOString());
+      });
+    }
+    await tx.query(
+      `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
+         role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
+       SELECT w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote, w.department,
+         w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+         AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
+              description, posted_at)
+       ON CONFLICT (company_id, source, external_id) DO NOTHING`,
+      [
+        job.company,
+        job.name,
+        job.externalId,
+        job.title,
+        job.location,
+        job.remote,
+        job.department,
+        job.category,
+        job.url,
+        job.description,
+        job.postedAt,
+        now,
+      ],
+    );
+    await refreshActiveJobCounts(tx, ids, nowMs);
+    return { loaded: true, companies: ids.length, jobs: job.title.length };
+  });
+}

@@ -1,0 +1,85 @@
+import type { Queryable } from '../db/port.js';
+import type { SearchService } from '../search/types.js';
+import { companiesByIds, getCompany, listCompanies } from './companies.js';
+import { getJob, jobsByIds, listJobs } from './jobs.js';
+import { getStats } from './stats.js';
+import { listTags } from './tags.js';
+import type {
+  CatalogStats,
+  CompanyDetail,
+  CompanyFilters,
+  CompanyListItem,
+  JobDetail,
+  JobFilters,
+  JobListItem,
+  TagListing,
+} from './types.js';
+
+export interface CatalogServiceOptions {
+  db: Queryable;
+  search: SearchService;
+  /** Injected wall clock in ms: decides what "today" means for stats. */
+  now: () => number;
+  /** Size of a search shortlist (spec: 100 for every tier). */
+  shortlist: number;
+}
+
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+export interface Listing<T> {
+  items: T[];
+  /** Matching rows; for a search, the shortlist size. */
+  total: number;
+}
+
+/**
+ * The catalog's read side. Without a search it pages straight over the filtered table; with one it asks the
+ * search port for a ranked shortlist (filters applied inside retrieval), slices the page out of it and fetches
+ * only those rows, keeping the rank order.
+ */
+export class CatalogService {
+  constructor(private readonly opts: CatalogServiceOptions) {}
+
+  async listJobs(
+    filters: JobFilters,
+    search: string | undefined,
+    page: Slice,
+  ): Promise<Listing<JobListItem>> {
+    const { db } = this.opts;
+    if (search === undefined) return listJobs(db, filters, page);
+    const ids = await this.opts.search.searchJobs(search, filters, this.opts.shortlist);
+    const items = await jobsByIds(db, ids.slice(page.offset, page.offset + page.limit));
+    return { items, total: ids.length };
+  }
+
+  async listCompanies(
+    filters: CompanyFilters,
+    search: string | undefined,
+    page: Slice,
+  ): Promise<Listing<CompanyListItem>> {
+    const { db } = this.opts;
+    if (search === undefined) return listCompanies(db, filters, page);
+    const ids = await this.opts.search.searchCompanies(search, filters, this.opts.shortlist);
+    const items = await companiesByIds(db, ids.slice(page.offset, page.offset + page.limit));
+    return { items, total: ids.length };
+  }
+
+  getJob(id: string): Promise<JobDetail | undefined> {
+    return getJob(this.opts.db, id);
+  }
+
+  getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {
+    return getCompany(this.opts.db, idOrSlug);
+  }
+
+  listTags(): Promise<TagListing> {
+    return listTags(this.opts.db);
+  }
+
+  stats(): Promise<CatalogStats> {
+    return getStats(this.opts.db, this.opts.now());
+  }
+}

@@ -1,0 +1,135 @@
+/** Vocabulary of the catalog (spec section 2), shared by catalog queries, search and the pipeline. */
+
+export const CLIENT_FACING_CATEGORIES = [
+  'fde',
+  'solutions_engineer',
+  'csm',
+  'tam',
+  'sales_engineer',
+  'implementation',
+  'professional_services',
+] as const;
+
+export const BROAD_CATEGORIES = [
+  'engineering',
+  'product',
+  'design',
+  'marketing',
+  'data',
+  'operations',
+  'sales',
+  'finance',
+  'hr',
+  'legal',
+  'other',
+] as const;
+
+export const ROLE_CATEGORIES = [...CLIENT_FACING_CATEGORIES, ...BROAD_CATEGORIES] as const;
+export type RoleCategory = (typeof ROLE_CATEGORIES)[number];
+
+export const COMPANY_CATEGORIES = ['enterprise_ai', 'public_saas', 'ai_native', 'other'] as const;
+export type CompanyCategory = (typeof COMPANY_CATEGORIES)[number];
+
+export const TAG_DIMENSIONS = ['industry', 'stage', 'business_model', 'ai_role', 'funding_tier'] as const;
+export type TagDimension = (typeof TAG_DIMENSIONS)[number];
+
+/** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
+export interface JobFilters {
+  /** Any of these categories (role_category gives one; client_facing=true gives the seven). */
+  roleCategories?: RoleCategory[];
+  companySlug?: string;
+  /** Case-insensitive substring of the location. */
+  location?: string;
+  remoteOnly?: boolean;
+}
+
+/** Filters of GET /companies: tag slugs OR within a dimension, AND across dimensions. */
+export interface CompanyFilters {
+  tags?: Partial<Record<TagDimension, string[]>>;
+  category?: CompanyCategory;
+}
+
+/** Canonical textual UUID (any version), as the ids of jobs and companies are written. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isClientFacing = (category: RoleCategory): boolean =>
+  (CLIENT_FACING_CATEGORIES as readonly string[]).includes(category);
+
+/** A tag as attached to a company (spec: `{ dimension, value, slug }`). */
+export interface CompanyTag {
+  dimension: TagDimension;
+  value: string;
+  slug: string;
+}
+
+/** GET /jobs item: exactly the spec's fields. */
+export interface JobListItem {
+  id: string;
+  title: string;
+  company: { name: string; slug: string };
+  location: string;
+  remote: boolean;
+  roleCategory: RoleCategory;
+  url: string;
+  /** ISO 8601 UTC. */
+  postedAt: string;
+}
+
+/** GET /jobs/:id: the list fields plus the full posting and the company's details. */
+export interface JobDetail extends Omit<JobListItem, 'company'> {
+  description: string;
+  department: string | null;
+  salary: string | null;
+  /** Where the posting came from (a job-board vendor, or `sample`). */
+  source: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  active: boolean;
+  sample: boolean;
+  company: {
+    id: string;
+    name: string;
+    slug: string;
+    domain: string;
+    oneLiner: string;
+    website: string | null;
+  };
+}
+
+/** GET /companies item: exactly the spec's fields. */
+export interface CompanyListItem {
+  id: string;
+  name: string;
+  slug: string;
+  domain: string;
+  oneLiner: string;
+  tags: CompanyTag[];
+}
+
+/** GET /companies/:id: the list fields, activeJobCount and the full metadata (docs/catalog.md lists it). */
+export interface CompanyDetail extends CompanyListItem {
+  activeJobCount: number;
+  website: string | null;
+  category: CompanyCategory;
+  description: string | null;
+  foundedYear: number | null;
+  employeeCount: number | null;
+  headquarters: string | null;
+  funding: { summary: string | null; totalUsd: number | null };
+  socialLinks: Record<string, string>;
+  logoUrl: string | null;
+  /** Summary of the stored research dossier; null until deep research has run. */
+  researchSummary: string | null;
+  active: boolean;
+  sample: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TagListing = Record<TagDimension, { value: string; slug: string }[]>;
+
+export interface CatalogStats {
+  totalJobs: number;
+  totalCompanies: number;
+  newToday: number;
+}

@@ -1,0 +1,144 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { TokenService } from './auth/tokens.js';
+import { type Config, ConfigError, parseConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDb } from './db/open.js';
+import { runReindex } from './search/reindex.js';
+import { runServer, runWorker } from './server.js';
+
+function loadConfig(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+async function withDb<T>(
+  fn: (db: Awaited<ReturnType<typeof openDb>>, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig();
+  const db = await openDb(config);
+  try {
+    await migrate(db);
+    return await fn(db, config);
+  } finally {
+    await db.close();
+  }
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+function tokenName(value: string): string {
+  if (!/^[\w .:@-]{1,100}$/.test(value)) {
+    throw new InvalidArgumentError('use 1-100 letters, digits, spaces or . _ : @ -');
+  }
+  return value;
+}
+
+/** Stops the server cleanly on SIGTERM/SIGINT, and exits anyway if shutdown hangs past the bound. */
+function handleSignals(stop: () => Promise<void>, graceMs = 10_000): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`${signal} received, shutting down\n`);
+    setTimeout(() => process.exit(1), graceMs).unref();
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+export function buildCli(): Command {
+  const program = new Command('frontline').description('Frontline: catalog API and research pipeline');
+
+  program
+    .command('serve')
+    .description('Start the HTTP API (applies migrations first)')
+    .action(async () => {
+      const server = await runServer(loadConfig());
+      handleSignals(server.stop);
+    });
+
+  program
+    .command('worker')
+    .description('Run pipeline workflows and the freshness scheduler, without the HTTP API')
+    .action(async () => {
+      const worker = await runWorker(loadConfig());
+      handleSignals(worker.stop);
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit')
+    .action(async () => {
+      const applied = await withDb(async (db) => migrate(db));
+      out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+    });
+
+  const tokens = program.command('tokens').description('Manage API tokens');
+  tokens
+    .command('create')
+    .description('Mint a token; its secret is printed once and only its hash is stored')
+    .requiredOption('--name <name>', 'who or what the token is for', tokenName)
+    .action(async (opts: { name: string }) => {
+      const t = await withDb((db, config) => new TokenService(db, config.apiTokens).create(opts.name));
+      out(`created token "${t.name}" (id ${t.id}, prefix ${t.prefix})`);
+      out(`secret (shown once, store it now): ${t.secret}`);
+    });
+  tokens
+    .command('list')
+    .description('List tokens (never their secrets)')
+    .option('--all', 'include revoked tokens')
+    .action(async (opts: { all?: boolean }) => {
+      const list = await withDb((db, config) =>
+        new TokenService(db, config.apiTokens).list(Boolean(opts.all)),
+      );
+      if (list.length === 0) {
+        out('no tokens');
+        return;
+      }
+      for (const t of list) {
+        const state = t.revokedAt ? `revoked ${t.revokedAt.toISOString()}` : 'active';
+        const used = t.lastUsedAt ? t.lastUsedAt.toISOString() : 'never';
+        out(
+          `${t.id}  ${t.prefix}…  ${t.name}  created ${t.createdAt.toISOString()}  last used ${used}  ${state}`,
+        );
+      }
+    });
+  tokens
+    .command('revoke')
+    .description('Revoke tokens by id, prefix or name; takes effect on the next request')
+    .argument('<ref>', 'token id, display prefix or name')
+    .action(async (ref: string) => {
+      const revoked = await withDb((db, config) => new TokenService(db, config.apiTokens).revoke(ref));
+      if (revoked.length === 0) {
+        process.stderr.write(`no active token matches "${ref}"\n`);
+        process.exitCode = 1;
+        return;
+      }
+      for (const t of revoked) out(`revoked ${t.id} (${t.prefix}…, ${t.name})`);
+    });
+
+  program
+    .command('reindex')
+    .description('Embed every job and company missing an embedding for the current model or text (resumable)')
+    .action(async () => {
+      const r = await withDb((db, config) => runReindex(db, config, out));
+      out(`embedded ${r.embedded} rows with ${r.model} in ${(r.ms / 1000).toFixed(1)} s`);
+    });
+
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<void> {
+  await buildCli().parseAsync(argv);
+}

@@ -1,0 +1,214 @@
+/**
+ * The one place that reads the environment. `parseConfig(env)` is pure: it either returns a complete,
+ * typed config or throws a ConfigError listing every bad key at once, so an operator fixes them in one go.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type Role = 'all' | 'api' | 'worker';
+export type EmbeddingsProvider = 'static' | 'openai';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Directory for the embedded database and caches (default ./data). */
+  dataDir: string;
+  /** PostgreSQL server URL; unset means the embedded PGlite database in dataDir. */
+  databaseUrl: string | undefined;
+  /** Max connections in the node-postgres pool (server mode only). */
+  databasePoolSize: number;
+  /** Per-statement timeout in ms (server mode only). */
+  databaseStatementTimeoutMs: number;
+  redisUrl: string | undefined;
+  /** Tokens accepted in addition to the database ones (comma-separated in API_TOKENS). */
+  apiTokens: string[];
+  sampleData: boolean;
+  /** Fastify trustProxy value: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  logLevel: LogLevel;
+  logPretty: boolean;
+  role: Role;
+  rateLimit: {
+    windowMs: number;
+    anonymous: number;
+    token: number;
+    /**
+     * When the shared (Redis) store is unreachable: 'open' falls back to per-process limits, 'closed' answers 503,
+     * 'auto' is open for reads (GET/HEAD) and closed for pipeline writes.
+     */
+    onStoreFailure: 'auto' | 'open' | 'closed';
+  };
+  /** Seconds a catalog response may be served from the per-process cache in fleet mode. */
+  cacheCoherenceMs: number;
+  embeddings: {
+    provider: EmbeddingsProvider;
+    baseUrl: string | undefined;
+    model: string | undefined;
+    apiKey: string | undefined;
+  };
+  llm: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
+  parallelApiKey: string | undefined;
+  deepResearchWaitS: number;
+  /** host=origin pairs: requests for host go to origin instead (tests and demos only). */
+  outboundHostMap: Record<string, string>;
+  userAgentContact: string;
+  scrapeIntervalMinutes: number;
+  workerId: string;
+  metricsToken: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Collects problems instead of throwing at the first one. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(key: string): string | undefined {
+    const v = this.env[key];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  str(key: string, fallback: string): string {
+    return this.raw(key) ?? fallback;
+  }
+
+  int(key: string, fallback: number, min: number, max: number): number {
+    const v = this.raw(key);
+    if (v === undefined) return fallback;
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      this.problems.push(`${key} must be an integer from ${min} to ${max} (got "${v}")`);
+      return fallback;
+    }
+    return Number(v);
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    const v = this.raw(key)?.toLowerCase();
+    if (v === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    this.problems.push(`${key} must be true/false or 1/0 (got "${v}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
+    const v = this.raw(key);
+    if (v === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(v)) {
+      this.problems.push(`${key} must be one of ${allowed.join(', ')} (got "${v}")`);
+      return fallback;
+    }
+    return v as T;
+  }
+
+  url(key: string, protocols: string[]): string | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return v;
+    } catch {
+      this.problems.push(`${key} must be a ${protocols.join(' or ')} URL`);
+      return undefined;
+    }
+  }
+}
+
+function parseTrustProxy(r: Reader): boolean | number | string {
+  const v = r.raw('TRUST_PROXY');
+  if (v === undefined) return false;
+  const lower = v.toLowerCase();
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  if (['true', 'yes', 'on'].includes(lower)) return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  // A list of addresses or CIDRs, validated loosely; Fastify (proxy-addr) rejects malformed entries at start.
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(v)) return v;
+  r.problems.push('TRUST_PROXY must be true/false, a hop count, or comma-separated addresses/CIDRs');
+  return false;
+}
+
+function parseHostMap(r: Reader): Record<string, string> {
+  const v = r.raw('OUTBOUND_HOST_MAP');
+  const map: Record<string, string> = {};
+  if (v === undefined) return map;
+  for (const pair of v.split(',')) {
+    const [host, origin] = pair.split('=').map((s) => s.trim());
+    if (!host || !origin || !/^[a-z0-9.-]+$/i.test(host)) {
+      r.problems.push(`OUTBOUND_HOST_MAP entry "${pair}" must look like host=http://127.0.0.1:8081`);
+      continue;
+    }
+    try {
+      const u = new URL(origin);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+      map[host.toLowerCase()] = u.origin;
+    } catch {
+      r.problems.push(`OUTBOUND_HOST_MAP origin "${origin}" for ${host} is not an http(s) URL`);
+    }
+  }
+  return map;
+}
+
+export function parseConfig(env: Env): Config {
+  const r = new Reader(env);
+  const embeddingsProvider = r.oneOf('EMBEDDINGS', ['static', 'openai'] as const, 'static');
+  const config: Config = {
+    host: r.str('HOST', '0.0.0.0'),
+    port: r.int('PORT', 3000, 0, 65535),
+    dataDir: r.str('DATA_DIR', './data'),
+    databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
+    databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
+    apiTokens: (r.raw('API_TOKENS') ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0),
+    sampleData: r.bool('SAMPLE_DATA', false),
+    trustProxy: parseTrustProxy(r),
+    logLevel: r.oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    logPretty: r.bool('LOG_PRETTY', false),
+    role: r.oneOf('FRONTLINE_ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    rateLimit: {
+      windowMs: r.int('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+      anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),
+      token: r.int('RATE_LIMIT_TOKEN', 100, 1, 10_000_000),
+      onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
+    },
+    cacheCoherenceMs: r.int('CACHE_COHERENCE_MS', 2_000, 0, 60_000),
+    embeddings: {
+      provider: embeddingsProvider,
+      baseUrl: r.url('EMBEDDINGS_BASE_URL', ['http:', 'https:']),
+      model: r.raw('EMBEDDINGS_MODEL'),
+      apiKey: r.raw('EMBEDDINGS_API_KEY'),
+    },
+    llm: {
+      baseUrl: r.url('LLM_BASE_URL', ['http:', 'https:']),
+      model: r.raw('LLM_MODEL'),
+      apiKey: r.raw('LLM_API_KEY'),
+    },
+    parallelApiKey: r.raw('PARALLEL_API_KEY'),
+    deepResearchWaitS: r.int('DEEP_RESEARCH_WAIT_S', 150, 1, 3_600),
+    outboundHostMap: parseHostMap(r),
+    userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
+    scrapeIntervalMinutes: r.int('SCRAPE_INTERVAL_MINUTES', 360, 1, 10_080),
+    workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),
+    metricsToken: r.raw('METRICS_TOKEN'),
+  };
+  if (embeddingsProvider === 'openai' && !config.embeddings.baseUrl) {
+    r.problems.push('EMBEDDINGS=openai requires EMBEDDINGS_BASE_URL');
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

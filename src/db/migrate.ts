@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './port.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+// Arbitrary constant shared by every process that migrates this database.
+const MIGRATION_LOCK_KEY = 727_311_001;
+
+export interface Migration {
+  version: string;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** Files named NNNN_description.sql, applied in order, forward only. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const sql = readFileSync(`${dir}/${file}`, 'utf8');
+      return {
+        version: file.slice(0, 4),
+        name: file.replace(/\.sql$/, ''),
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex').slice(0, 16),
+      };
+    });
+}
+
+/**
+ * Applies pending migrations, each in its own transaction that first takes a transaction-scoped advisory lock:
+ * a second process waits, then sees the version recorded and skips it. Running it twice is a no-op.
+ * An applied migration whose file changed is refused rather than silently diverging.
+ */
+export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version text PRIMARY KEY,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const applied: string[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      const rows = await tx.query<{ checksum: string }>(
+        'SELECT checksum FROM schema_migrations WHERE version = $1',
+        [m.version],
+      );
+      if (rows[0]) {
+        if (rows[0].checksum !== m.checksum) {
+          throw new Error(
+            `migration ${m.name} was changed after it was applied; add a new migration instead`,
+          );
+        }
+        return false;
+      }
+      // Statements run one by one through the transaction so a failure rolls the whole file back.
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        m.version,
+        m.name,
+        m.checksum,
+      ]);
+      return true;
+    });
+    if (done) applied.push(m.name);
+  }
+  return applied;
+}
+
+/** Versions recorded in the database that match the files on disk; used by readiness. */
+export async function pendingMigrations(db: Db, migrations = loadMigrations()): Promise<string[]> {
+  const rows = await db
+    .query<{ version: string }>('SELECT version FROM schema_migrations')
+    .catch(() => [] as { version: string }[]);
+  const have = new Set(rows.map((r) => r.version));
+  return migrations.filter((m) => !have.has(m.version)).map((m) => m.name);
+}
+
+/**
+ * Splits a migration into statements on semicolons at line ends, keeping dollar-quoted bodies
+ * ($$ ... $$, used by functions) intact.
+ */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let inDollar = false;
+  for (const line of sql.split('\n')) {
+    const trimmed = line.trim();
+    if (!inDollar && (trimmed.startsWith('--') || trimmed === '')) {
+      if (current) current += '\n';
+      continue;
+    }
+    const dollars = line.match(/\$\$/g)?.length ?? 0;
+    if (dollars % 2 === 1) inDollar = !inDollar;
+    current += `${line}\n`;
+    if (!inDollar && trimmed.endsWith(';')) {
+      out.push(current.trim());
+      current = '';
+    }
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../config.js';
+import { PgliteDb } from './pglite.js';
+import type { Db } from './port.js';
+import { PostgresDb } from './postgres.js';
+
+/** DATABASE_URL selects a PostgreSQL server; otherwise the embedded database lives in DATA_DIR. */
+export async function openDb(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>,
+): Promise<Db> {
+  if (config.databaseUrl) {
+    return new PostgresDb({
+      url: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+    });
+  }
+  return PgliteDb.open(config.dataDir);
+}

@@ -1,0 +1,92 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { type Db, isWriteStatement, type Queryable, type Row } from './port.js';
+
+/**
+ * PGlite runs PostgreSQL in WASM inside this process: one connection, one query at a time, on the main thread.
+ * A data directory can be open in one process only; a pid lock file turns a second opener's silent corruption
+ * into a clear error.
+ */
+export class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  writeGeneration = 0;
+  private constructor(
+    readonly pg: PGlite,
+    private readonly lockFile: string | undefined,
+  ) {}
+
+  /** dataDir undefined = in-memory (tests). */
+  static async open(dataDir: string | undefined): Promise<PgliteDb> {
+    let lockFile: string | undefined;
+    let dir: string | undefined;
+    if (dataDir !== undefined) {
+      dir = resolve(dataDir, 'pgdata');
+      mkdirSync(dir, { recursive: true });
+      lockFile = join(resolve(dataDir), 'frontline.pid');
+      acquireLock(lockFile);
+    }
+    try {
+      const pg = await PGlite.create(dir ?? 'memory://', { extensions: { pg_trgm } });
+      return new PgliteDb(pg, lockFile);
+    } catch (err) {
+      if (lockFile) rmSync(lockFile, { force: true });
+      throw err;
+    }
+  }
+
+  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const res = await this.pg.query<T>(sql, params as unknown[]);
+    if (isWriteStatement(sql)) this.writeGeneration++;
+    return res.rows;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pg.exec(sql);
+    this.writeGeneration++;
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let wrote = false;
+    const result = await this.pg.transaction(async (tx) =>
+      fn({
+        query: async <R = Row>(sql: string, params: readonly unknown[] = []) => {
+          wrote ||= isWriteStatement(sql);
+          return (await tx.query<R>(sql, params as unknown[])).rows;
+        },
+      }),
+    );
+    if (wrote) this.writeGeneration++;
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (!this.pg.closed) await this.pg.close();
+    if (this.lockFile) rmSync(this.lockFile, { force: true });
+  }
+}
+
+function acquireLock(lockFile: string): void {
+  try {
+    const pid = Number(readFileSync(lockFile, 'utf8').trim());
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(
+        `the embedded database in ${lockFile.replace(/frontline\.pid$/, '')} is in use by process ${pid}; ` +
+          'stop it first, or run against a PostgreSQL server with DATABASE_URL',
+      );
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  writeFileSync(lockFile, String(process.pid));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,127 @@
+import { TokenService } from './auth/tokens.js';
+import { loadSampleCatalog } from './catalog/sample.js';
+import { CatalogService } from './catalog/service.js';
+import { CatalogVersionFeed } from './catalog/version-feed.js';
+import type { Config } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDb } from './db/open.js';
+import type { Db } from './db/port.js';
+import { PostgresDb } from './db/postgres.js';
+import { RedisRateLimitStore } from './http/rate-limit/redis-store.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.js';
+import { ResponseCache } from './http/response-cache.js';
+import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
+import { Metrics } from './metrics.js';
+import { Pipeline } from './pipeline/workflows/pipeline.js';
+import { ResearchParts } from './research/index.js';
+import type { ResearchService } from './research/service.js';
+import { createSearchParts, type SearchParts } from './search/service.js';
+import { timedSearch } from './search/timed.js';
+import type { SearchService } from './search/types.js';
+
+/** Everything the HTTP app and the workers need, built once in one place (the composition root). */
+export interface Deps {
+  config: Config;
+  db: Db;
+  /** Wall clock in ms; injected so tests control time (rate-limit windows, "today"). */
+  now: () => number;
+  tokens: TokenService;
+  rateLimits: RateLimitStore;
+  tiers: TierTable;
+  /** Ranked retrieval for ?search=: hybrid keyword + semantic (src/search/hybrid.ts). */
+  search: SearchService;
+  /** Embedder, vector index and embedding writer; the pipeline calls searchParts.indexer.embedIds after writes. */
+  searchParts: SearchParts;
+  /** Ingestion: the workflow engine (enqueue, status), the embedded worker and the freshness scheduler. */
+  pipeline: Pipeline;
+  /** Deep research (POST/GET /deep-research): its workflow runs on the pipeline's engine. */
+  research: ResearchService;
+  /** The catalog read side the public routes serve. */
+  catalog: CatalogService;
+  metrics: Metrics;
+  /** Rendered catalog responses, valid until the catalog changes (see CatalogVersionFeed). */
+  responseCache: ResponseCache;
+  /** Closes everything createDeps opened, in reverse order. */
+  close(): Promise<void>;
+}
+
+export interface DepsOverrides {
+  db?: Db;
+  now?: () => number;
+  rateLimits?: RateLimitStore;
+  metrics?: Metrics;
+}
+
+export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const db = overrides.db ?? (await openDb(config));
+  // An injected database belongs to the caller, who closes it.
+  const closers: (() => Promise<void>)[] = overrides.db ? [] : [() => db.close()];
+  try {
+    await migrate(db);
+    const now = overrides.now ?? Date.now;
+    // REDIS_URL shares one allowance across every API process; otherwise limits are per process.
+    const rateLimits: RateLimitStore =
+      overrides.rateLimits ??
+      (config.redisUrl ? new RedisRateLimitStore({ url: config.redisUrl }) : new MemoryRateLimitStore());
+    if (!overrides.rateLimits) closers.push(async () => rateLimits.close?.());
+    // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
+    if (config.sampleData) await loadSampleCatalog(db, now());
+    const searchParts = createSearchParts({ db, config, now });
+    closers.push(() => searchParts.stop());
+    // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
+    if (config.role !== 'api') searchParts.startCatchUp();
+    const metrics = overrides.metrics ?? new Metrics();
+    const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
+    if (db instanceof PostgresDb) {
+      const { pool } = db;
+      metrics.observePool(() => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }));
+    }
+    const versionFeed = new CatalogVersionFeed(db, config.cacheCoherenceMs);
+    await versionFeed.start();
+    closers.push(async () => versionFeed.stop());
+    // Built without I/O; server.ts / the worker command start it. Closed first (closers run in reverse).
+    const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
+      await searchParts.indexer.embedIds(kind, ids);
+    };
+    const onOutbound = (host: string, outcome: string) => metrics.outboundRequests.inc({ host, outcome });
+    const researchParts = new ResearchParts({ config, db, now, embed, onOutbound });
+    closers.push(() => researchParts.close());
+    const pipeline = new Pipeline({
+      config,
+      db,
+      now,
+      embed,
+      onOutbound,
+      extraDefinitions: [researchParts.definition],
+    });
+    closers.push(() => pipeline.stop());
+    return {
+      config,
+      db,
+      now,
+      search,
+      searchParts,
+      pipeline,
+      research: researchParts.service(pipeline.engine),
+      catalog: new CatalogService({ db, search, now, shortlist: SEARCH_SHORTLIST }),
+      tokens: new TokenService(db, config.apiTokens, now),
+      rateLimits,
+      tiers: buildTiers(config.rateLimit),
+      // The UTC day is part of validity: "today" (stats.newToday) changes at midnight with no write at all.
+      responseCache: new ResponseCache({
+        validity: () => `${versionFeed.token()}:${Math.floor(now() / 86_400_000)}`,
+      }),
+      metrics,
+      close: async () => {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (err) {
+    if (!overrides.db) await db.close().catch(() => {});
+    throw err;
+  }
+}

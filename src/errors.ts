@@ -1,0 +1,37 @@
+/**
+ * Typed errors thrown by domain code. The HTTP layer maps each code to a status (http/error-handler.ts);
+ * domain modules never import the HTTP framework.
+ */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'RESULT_WINDOW_EXCEEDED'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'SERVER_ERROR';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers: Record<string, string> = {},
+    /** Overrides the code's usual status, e.g. 503 for SERVER_ERROR while a dependency is down. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+
+/** A dependency (database, Redis) is down: 503 with the SERVER_ERROR code, so clients retry later. */
+export const unavailable = (message: string) =>
+  new AppError('SERVER_ERROR', message, { 'Retry-After': '5' }, 503);

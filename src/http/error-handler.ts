@@ -1,0 +1,177 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode, unavailable } from '../errors.js';
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'BAD_REQUEST':
+    case 'RESULT_WINDOW_EXCEEDED':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'CONFLICT':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'SERVER_ERROR':
+      return 500;
+    default: {
+      const unreachable: never = code;
+      return unreachable;
+    }
+  }
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply
+    .status(err.status ?? statusOf(err.code))
+    .send({ error: { code: err.code, message: err.message } });
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns an Ajv validation failure into a message that names the parameter, e.g. "limit must be an integer". */
+export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const issue = issues[0];
+  if (!issue) return 'Malformed request';
+  const where =
+    context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  let name = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') {
+    const missing = issue.params.missingProperty;
+    return `Missing required ${where} '${name ? `${name}.` : ''}${missing}'`;
+  }
+  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
+    return `Unknown ${where} '${name ? `${name}.` : ''}${issue.params.additionalProperty}'`;
+  }
+  if (!name) name = context === 'body' ? 'body' : '(root)';
+  let detail = issue.message ?? 'is invalid';
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
+    detail = `must be one of: ${issue.params.allowedValues.join(', ')}`;
+  } else if (issue.keyword === 'type' && issue.params?.type === 'boolean') {
+    detail = 'must be true or false';
+  } else if (issue.keyword === 'type' && issue.params?.type === 'integer') {
+    detail = 'must be an integer';
+  } else if (issue.keyword === 'pattern' || issue.keyword === 'format') {
+    detail =
+      issue.keyword === 'format'
+        ? `must be a valid ${String(issue.params?.format)}`
+        : 'has an invalid format';
+  }
+  return `Invalid ${where} '${name}': ${detail}`;
+}
+
+function fromFastifyError(err: FastifyError): AppError | undefined {
+  if (err.validation) {
+    return new AppError('BAD_REQUEST', describeValidation(err.validationContext, err.validation));
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', `Malformed JSON body: ${err.message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type; send application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('BAD_REQUEST', 'Content-Length does not match the body');
+    default:
+      break;
+  }
+  // Other client errors raised by Fastify or its plugins (e.g. malformed URL encoding).
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    if (err.statusCode === 404) return new AppError('NOT_FOUND', 'Not found');
+    if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    if (err.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', err.message);
+    return new AppError('BAD_REQUEST', err.message);
+  }
+  return undefined;
+}
+
+/** One place renders every failure as the envelope; unknown errors become an opaque 500 with the stack logged. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = err instanceof AppError ? err : fromFastifyError(err);
+    if (known) {
+      if (known.status === 503) request.log.warn({ err }, 'dependency unavailable');
+      return sendError(reply, known);
+    }
+    if (isInputRejectedByDatabase(err)) {
+      // A safety net: input validation should catch these first, but a value PostgreSQL cannot store or parse
+      // (a NUL byte, an out-of-range number) is still the client's input, not a server fault.
+      request.log.warn({ err }, 'input rejected by the database');
+      return sendError(
+        reply,
+        new AppError('BAD_REQUEST', 'The request contains a value that cannot be processed'),
+      );
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.error({ err }, 'database unavailable');
+      return sendError(reply, unavailable('The database is unavailable; try again shortly'));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendError(reply, new AppError('SERVER_ERROR', 'Internal server error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = app.allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(
+        reply,
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not supported on ${path}; use ${allowed.join(', ')}`,
+        ),
+      );
+    }
+    return sendError(reply, new AppError('NOT_FOUND', `No route for ${request.method} ${path}`));
+  });
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
+
+// SQLSTATE data exceptions that only input can cause: untranslatable/invalid characters, bad text
+// representation, numeric out of range, invalid datetime, string too long.
+const INPUT_CODES = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008', '22001']);
+
+function isInputRejectedByDatabase(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && INPUT_CODES.has(code);
+}
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  const message = (err as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
+  );
+}

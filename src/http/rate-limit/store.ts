@@ -1,0 +1,54 @@
+/**
+ * A sliding-log rate limiter: a request is allowed when fewer than `limit` requests were allowed in the
+ * `windowMs` before it. Unlike fixed windows, a burst at the end of one minute and the start of the next
+ * cannot double the allowance. Rejected requests are not recorded, so a client that backs off recovers.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in the window after this one. */
+  remaining: number;
+  /** Ms until the oldest counted request leaves the window (when capacity next frees up). */
+  resetMs: number;
+}
+
+export interface RateLimitStore {
+  hit(key: string, limit: number, windowMs: number, now: number): Promise<RateDecision>;
+  close?(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly logs = new Map<string, number[]>();
+  private hits = 0;
+
+  async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateDecision> {
+    if (++this.hits % 10_000 === 0) this.sweep(now, windowMs);
+    let log = this.logs.get(key);
+    if (!log) {
+      log = [];
+      this.logs.set(key, log);
+    }
+    const cutoff = now - windowMs;
+    let drop = 0;
+    while (drop < log.length && log[drop]! <= cutoff) drop++;
+    if (drop > 0) log.splice(0, drop);
+
+    const allowed = log.length < limit;
+    if (allowed) log.push(now);
+    const oldest = log[0] ?? now;
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - log.length),
+      resetMs: Math.max(0, oldest + windowMs - now),
+    };
+  }
+
+  /** Drops logs that have gone quiet so memory follows the active clients, not every client ever seen. */
+  private sweep(now: number, windowMs: number): void {
+    for (const [key, log] of this.logs) {
+      const last = log[log.length - 1];
+      if (last === undefined || last <= now - windowMs) this.logs.delete(key);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import { pendingMigrations } from '../../../db/migrate.js';
+import type { Deps } from '../../../deps.js';
+import { errorResponses } from '../../schemas/common.js';
+import type { App } from '../../types.js';
+
+const Health = Type.Object({ data: Type.Object({ status: Type.String({ examples: ['ok'] }) }) });
+const Ready = Type.Object({
+  data: Type.Object({
+    status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+    database: Type.String({ description: 'ok, or the reason it is not', examples: ['ok'] }),
+    pendingMigrations: Type.Array(Type.String()),
+  }),
+});
+
+/** Liveness and readiness probes: outside rate limits, so an orchestrator's polling never eats a quota. */
+export function healthRoutes(app: App, deps: Deps): void {
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public', rateLimited: false },
+      schema: { tags: ['system'], summary: 'Liveness: the process is up', response: { 200: Health } },
+    },
+    async () => ({ data: { status: 'ok' } }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      config: { access: 'public', rateLimited: false },
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: database reachable and migrations applied',
+        // Ready must come after errorResponses(), whose 503 (the error envelope) would otherwise replace it and
+        // turn a not-ready answer into a serialization failure (500) exactly when the database is down.
+        response: { ...errorResponses(), 200: Ready, 503: Ready },
+      },
+    },
+    async (request, reply) => {
+      let database = 'ok';
+      let pending: string[] = [];
+      try {
+        await deps.db.query('SELECT 1');
+        pending = await pendingMigrations(deps.db);
+      } catch (err) {
+        // The cause goes to the log; the probe's answer names no internal hosts or ports.
+        request.log.warn({ err }, 'readiness: database unreachable');
+        database = 'unreachable';
+      }
+      const ready = database === 'ok' && pending.length === 0;
+      return reply
+        .status(ready ? 200 : 503)
+        .send({ data: { status: ready ? 'ready' : 'not_ready', database, pendingMigrations: pending } });
+    },
+  );
+}

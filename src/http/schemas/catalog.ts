@@ -1,0 +1,214 @@
+import { type TSchema, Type } from 'typebox';
+import { COMPANY_CATEGORIES, ROLE_CATEGORIES, TAG_DIMENSIONS } from '../../catalog/types.js';
+import { badRequest } from '../../errors.js';
+
+/**
+ * Response and parameter schemas of the catalog routes (spec section 2). Response schemas double as the
+ * serializer, so a field missing here never reaches a client: list items carry exactly the spec's fields.
+ */
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Timestamp = (description: string) =>
+  Type.String({ format: 'date-time', description, examples: ['2026-11-20T09:30:00.000Z'] });
+const Id = (description: string) =>
+  Type.String({ format: 'uuid', description, examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'] });
+
+export const RoleCategorySchema = Type.Enum(ROLE_CATEGORIES, {
+  description:
+    'Role category. Client-facing: fde, solutions_engineer, csm, tam, sales_engineer, implementation, ' +
+    'professional_services. Broad: engineering, product, design, marketing, data, operations, sales, finance, hr, ' +
+    'legal, other.',
+  examples: ['fde'],
+});
+
+export const CompanyCategorySchema = Type.Enum(COMPANY_CATEGORIES, {
+  description: 'Company category',
+  examples: ['ai_native'],
+});
+
+export const JobListItemSchema = Type.Object(
+  {
+    id: Id('Job id'),
+    title: Type.String({ examples: ['Forward Deployed Engineer'] }),
+    company: Type.Object(
+      {
+        name: Type.String({ examples: ['Anthropic'] }),
+        slug: Type.String({ description: 'Use with ?company= or /companies/:id', examples: ['anthropic'] }),
+      },
+      { description: 'The employer' },
+    ),
+    location: Type.String({ description: 'As the posting states it', examples: ['San Francisco, CA'] }),
+    remote: Type.Boolean({ description: 'The posting allows remote work' }),
+    roleCategory: RoleCategorySchema,
+    url: Type.String({ description: 'The posting on the employer’s site or job board' }),
+    postedAt: Timestamp('When the posting was published (ISO 8601, UTC)'),
+  },
+  { description: 'A job in a list' },
+);
+
+export const JobDetailSchema = Type.Object(
+  {
+    ...JobListItemSchema.properties,
+    description: Type.String({ description: 'Full text of the posting' }),
+    department: Nullable(Type.String({ description: 'Department or team, when the posting names one' })),
+    salary: Nullable(
+      Type.String({ description: 'Pay range as the posting states it', examples: ['$180k–$240k'] }),
+    ),
+    source: Type.String({ description: 'Where the posting was collected: a job-board vendor, or sample' }),
+    firstSeenAt: Timestamp('When the catalog first saw the posting'),
+    lastSeenAt: Timestamp('When the catalog last saw the posting open'),
+    active: Type.Boolean({
+      description: 'false once the posting has closed; such jobs are no longer listed',
+    }),
+    sample: Type.Boolean({ description: 'true for the bundled sample postings (not real openings)' }),
+    company: Type.Object({
+      id: Id('Company id'),
+      name: Type.String({ examples: ['Anthropic'] }),
+      slug: Type.String({ examples: ['anthropic'] }),
+      domain: Type.String({ examples: ['anthropic.com'] }),
+      oneLiner: Type.String({ description: 'Short description' }),
+      website: Nullable(Type.String({ examples: ['https://www.anthropic.com'] })),
+    }),
+  },
+  { description: 'One job with its full description and company details' },
+);
+
+export const CompanyTagSchema = Type.Object({
+  dimension: Type.Enum(TAG_DIMENSIONS, { examples: ['industry'] }),
+  value: Type.String({ description: 'Display value', examples: ['Developer Tools'] }),
+  slug: Type.String({ description: 'Used in company filters', examples: ['developer-tools'] }),
+});
+
+export const CompanyListItemSchema = Type.Object(
+  {
+    id: Id('Company id'),
+    name: Type.String({ examples: ['Anthropic'] }),
+    slug: Type.String({ examples: ['anthropic'] }),
+    domain: Type.String({ description: 'Company domain', examples: ['anthropic.com'] }),
+    oneLiner: Type.String({
+      description: 'Short description',
+      examples: ['AI safety company building Claude'],
+    }),
+    tags: Type.Array(CompanyTagSchema, { description: 'Ordered by dimension, then value' }),
+  },
+  { description: 'A company in a list' },
+);
+
+export const CompanyDetailSchema = Type.Object(
+  {
+    ...CompanyListItemSchema.properties,
+    activeJobCount: Type.Integer({ minimum: 0, description: 'Active jobs listed for the company' }),
+    website: Nullable(Type.String({ examples: ['https://www.anthropic.com'] })),
+    category: CompanyCategorySchema,
+    description: Nullable(Type.String({ description: 'Longer description' })),
+    foundedYear: Nullable(Type.Integer({ examples: [2021] })),
+    employeeCount: Nullable(Type.Integer({ minimum: 0, description: 'Approximate headcount' })),
+    headquarters: Nullable(Type.String({ examples: ['San Francisco, CA'] })),
+    funding: Type.Object({
+      summary: Nullable(
+        Type.String({ description: 'Funding in words', examples: ['Series F, $7.3B total'] }),
+      ),
+      totalUsd: Nullable(Type.Integer({ minimum: 0, description: 'Total funding raised, in US dollars' })),
+    }),
+    socialLinks: Type.Record(Type.String(), Type.String(), {
+      description: 'Profile URLs keyed by network (linkedin, x, github, ...)',
+      examples: [{ linkedin: 'https://www.linkedin.com/company/anthropicresearch' }],
+    }),
+    logoUrl: Nullable(Type.String()),
+    researchSummary: Nullable(
+      Type.String({ description: 'Summary of the research dossier; null until one exists' }),
+    ),
+    active: Type.Boolean({
+      description: 'false once the company is no longer tracked; it is then not listed',
+    }),
+    sample: Type.Boolean({ description: 'true for companies loaded from the bundled sample catalog' }),
+    createdAt: Timestamp('When the company entered the catalog'),
+    updatedAt: Timestamp('Last change to the company’s facts'),
+  },
+  { description: 'One company with its tags, active job count and full metadata' },
+);
+
+const TagEntry = Type.Object({
+  value: Type.String({ examples: ['Series B'] }),
+  slug: Type.String({ examples: ['series-b'] }),
+});
+
+export const TagListingSchema = Type.Object(
+  Object.fromEntries(
+    TAG_DIMENSIONS.map((d) => [
+      d,
+      Type.Array(TagEntry, { description: `Tags of dimension ${d}, sorted by value` }),
+    ]),
+  ),
+  { description: 'Every dimension, always present; tags carried by at least one active company' },
+);
+
+export const StatsSchema = Type.Object({
+  totalJobs: Type.Integer({ minimum: 0, description: 'Active jobs', examples: [1234] }),
+  totalCompanies: Type.Integer({ minimum: 0, description: 'Active companies', examples: [48] }),
+  newToday: Type.Integer({
+    minimum: 0,
+    description: 'Active jobs first seen since 00:00 UTC today',
+    examples: [17],
+  }),
+});
+
+/** Free-text search: at most 200 characters; blank means no search. */
+export const SearchParam = (over: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: `Search over ${over}: a ranked shortlist of at most 100 results (meta.total is its size). Websearch syntax: "quoted phrase", or, -exclude; the last word also matches as a prefix. Blank = no search.`,
+      examples: ['forward deployed'],
+    }),
+  );
+
+/** A comma-separated list of tag slugs (validated in the route so the message can say what is wrong). */
+export const TagSlugsParam = (dimension: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: `Comma-separated ${dimension} tag slugs (see GET /tags); a company matches any of them`,
+      examples: [dimension === 'stage' ? 'series-b,series-c' : 'developer-tools'],
+    }),
+  );
+
+const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const MAX_SLUGS = 50;
+
+/** Trimmed text, or undefined when absent or blank (a cleared search box means "no search"). */
+export function optionalText(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** One slug, compared case-insensitively; anything else is a 400 naming the parameter. */
+export function slugParam(name: string, value: string | undefined): string | undefined {
+  const text = optionalText(value)?.toLowerCase();
+  if (text === undefined) return undefined;
+  if (!SLUG_RE.test(text)) {
+    throw badRequest(
+      `Invalid query parameter '${name}': '${text}' is not a slug (lower-case letters, digits and single hyphens)`,
+    );
+  }
+  return text;
+}
+
+/** Comma-separated slugs (spaces around commas allowed); blank = no filter. */
+export function slugListParam(name: string, value: string | undefined): string[] | undefined {
+  const text = optionalText(value);
+  if (text === undefined) return undefined;
+  const slugs = text.split(',').map((s) => s.trim().toLowerCase());
+  for (const slug of slugs) {
+    if (!SLUG_RE.test(slug)) {
+      throw badRequest(
+        `Invalid query parameter '${name}': ${slug ? `'${slug}' is not a tag slug` : 'empty entry in the list'}; ` +
+          'expected comma-separated slugs of lower-case letters, digits and hyphens',
+      );
+    }
+  }
+  if (slugs.length > MAX_SLUGS) {
+    throw badRequest(`Invalid query parameter '${name}': at most ${MAX_SLUGS} slugs`);
+  }
+  return [...new Set(slugs)];
+}

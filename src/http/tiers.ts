@@ -1,0 +1,49 @@
+import type { Config } from '../config.js';
+
+export type Tier = 'anonymous' | 'token';
+export type PagedResource = 'jobs' | 'companies' | 'default';
+
+/** What each tier may do: data, not constants scattered through handlers (spec section 8). */
+export interface TierPolicy {
+  tier: Tier;
+  requestsPerWindow: number;
+  windowMs: number;
+  /** Human description of the rate limit, used in 429 messages. */
+  limitDescription: string;
+  maxPageSize: Record<PagedResource, number>;
+  /** Rows reachable by paging: an offset at or past this is RESULT_WINDOW_EXCEEDED. */
+  resultWindow: number;
+}
+
+export type TierTable = Record<Tier, TierPolicy>;
+
+function describeWindow(ms: number): string {
+  if (ms === 60_000) return 'per minute';
+  if (ms % 60_000 === 0) return `per ${ms / 60_000} minutes`;
+  return `per ${ms / 1000} seconds`;
+}
+
+export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
+  const per = describeWindow(rateLimit.windowMs);
+  return {
+    anonymous: {
+      tier: 'anonymous',
+      requestsPerWindow: rateLimit.anonymous,
+      windowMs: rateLimit.windowMs,
+      limitDescription: `anonymous limit of ${rateLimit.anonymous} requests ${per} per IP`,
+      maxPageSize: { jobs: 20, companies: 20, default: 20 },
+      resultWindow: 100,
+    },
+    token: {
+      tier: 'token',
+      requestsPerWindow: rateLimit.token,
+      windowMs: rateLimit.windowMs,
+      limitDescription: `token limit of ${rateLimit.token} requests ${per} per token`,
+      maxPageSize: { jobs: 50, companies: 100, default: 100 },
+      resultWindow: 1000,
+    },
+  };
+}
+
+/** Search results are a ranked shortlist of at most this many rows, for every tier. */
+export const SEARCH_SHORTLIST = 100;

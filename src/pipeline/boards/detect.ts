@@ -1,0 +1,118 @@
+/**
+ * ATS detection on one fetched page (external-apis.md §1.12): the page's final URL, then <a href>, <iframe src>,
+ * <script src> and <link href>, then inline scripts and JSON for known API hosts and embed markers. Pure: it only
+ * reads HTML; validation against the vendor API happens in discover.ts.
+ */
+import { load } from 'cheerio';
+import type { Provider } from '../../sources/types.js';
+import type { BoardEvidence } from './types.js';
+
+export interface BoardCandidate {
+  provider: Provider;
+  token: string;
+  /** The URL or snippet the token came from; an EU host here selects the vendor's EU API. */
+  source: string;
+  evidence: BoardEvidence;
+}
+
+interface Pattern {
+  provider: Provider;
+  re: RegExp;
+  /** Path words that are not board tokens (embed endpoints, per-job short links, API prefixes). */
+  notTokens?: string[];
+  decode?: boolean;
+}
+
+const TOKEN = '([A-Za-z0-9_.-]+)';
+const PATTERNS: Pattern[] = [
+  {
+    provider: 'greenhouse',
+    re: new RegExp(`boards-api(?:\\.eu)?\\.greenhouse\\.io/v1/boards/${TOKEN}`, 'gi'),
+  },
+  {
+    provider: 'greenhouse',
+    re: /(?:job-boards|boards)(?:\.eu)?\.greenhouse\.io\/(?:embed\/job_(?:board(?:\/js)?|app)\/?\?(?:[^"'\s<>]*&(?:amp;)?)?for=)?([A-Za-z0-9_-]+)/gi,
+    notTokens: ['embed', 'v1'],
+  },
+  {
+    provider: 'lever',
+    re: new RegExp(`(?:jobs|api)(?:\\.eu)?\\.lever\\.co/(?:v0/postings/)?${TOKEN}`, 'gi'),
+    notTokens: ['v0'],
+  },
+  {
+    provider: 'ashby',
+    re: /(?:api\.ashbyhq\.com\/posting-api\/job-board|jobs\.ashbyhq\.com)\/([^/?#"'\s<>]+)/gi,
+    notTokens: ['api', 'embed'],
+    decode: true,
+  },
+  { provider: 'workable', re: /apply\.workable\.com\/api\/v1\/widget\/accounts\/([A-Za-z0-9_-]+)/gi },
+  {
+    provider: 'workable',
+    re: /apply\.workable\.com\/([A-Za-z0-9_-]+)/gi,
+    notTokens: ['j', 'api', 'assets', 'static'],
+  },
+  {
+    provider: 'workable',
+    re: /\b([a-z0-9-]+)\.workable\.com/gi,
+    notTokens: ['www', 'apply', 'api', 'careers-page', 'jobs', 'resources', 'help', 'engineering'],
+  },
+  { provider: 'workable', re: /whr_embed\(\s*(\d+)/gi },
+  {
+    provider: 'smartrecruiters',
+    re: /(?:careers|jobs)\.smartrecruiters\.com\/([A-Za-z0-9_-]+)|api\.smartrecruiters\.com\/v1\/companies\/([A-Za-z0-9_-]+)/gi,
+    notTokens: ['api', 'static'],
+  },
+  {
+    provider: 'recruitee',
+    re: /\b([a-z0-9-]+)\.recruitee\.com/gi,
+    notTokens: ['www', 'api', 'app', 'careers', 'docs', 'static', 'cdn'],
+  },
+];
+
+function tokensIn(text: string, evidence: BoardEvidence, source: string): BoardCandidate[] {
+  const out: BoardCandidate[] = [];
+  for (const p of PATTERNS) {
+    for (const m of text.matchAll(p.re)) {
+      let token = m[1] ?? m[2];
+      if (!token) continue;
+      if (p.decode) {
+        try {
+          token = decodeURIComponent(token.replace(/\+/g, ' '));
+        } catch {
+          continue;
+        }
+      }
+      token = token.replace(/\.+$/, '');
+      if (token === '' || p.notTokens?.includes(token.toLowerCase())) continue;
+      out.push({ provider: p.provider, token, source: source.length > 300 ? m[0] : source, evidence });
+    }
+  }
+  return out;
+}
+
+/** Every ATS board the page points at, strongest evidence first, deduplicated by (provider, token). */
+export function detectBoards(html: string, finalUrl: string): BoardCandidate[] {
+  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } }, false);
+  const found: BoardCandidate[] = [...tokensIn(finalUrl, 'final_url', finalUrl)];
+  const attr = (selector: string, name: string, evidence: BoardEvidence) => {
+    $(selector).each((_, el) => {
+      const value = $(el).attr(name);
+      if (value) found.push(...tokensIn(value, evidence, value));
+    });
+  };
+  attr('a[href]', 'href', 'link');
+  attr('iframe[src]', 'src', 'iframe');
+  attr('script[src]', 'src', 'script');
+  attr('link[href]', 'href', 'link');
+  $('script:not([src])').each((_, el) => {
+    const code = $(el).text();
+    if (code) found.push(...tokensIn(code, 'inline', code));
+  });
+  const seen = new Set<string>();
+  return found.filter((c) => {
+    const key = `${c.provider}:${c.token.toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,260 @@
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import { Value } from 'typebox/value';
+import type { Config } from '../../config.js';
+import { PgliteDb } from '../../db/pglite.js';
+import type { Db } from '../../db/port.js';
+import { PostgresDb } from '../../db/postgres.js';
+import { dbosLogger, type EngineLogger } from './logger.js';
+import { PglitePool } from './pglite-pool.js';
+import type {
+  EnqueueResult,
+  RetryPolicy,
+  StepRunner,
+  WorkflowDefinition,
+  WorkflowEngine,
+  WorkflowView,
+} from './types.js';
+import { toView } from './view.js';
+
+/** DBOS scopes workflows, queues and schedules by application name in its tables (schema `dbos`). */
+export const APP_NAME = 'frontline';
+export const QUEUE_NAME = 'pipeline';
+const SCHEMA = 'dbos';
+/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from migrate.ts's). */
+const DBOS_MIGRATION_LOCK_KEY = 7_140_612_901;
+
+export interface DbosEngineOptions {
+  config: Pick<Config, 'role' | 'workerId' | 'databaseUrl'>;
+  db: Db;
+  definitions: readonly WorkflowDefinition[];
+  /**
+   * Stamped on every run. Only executors of the same version dequeue or recover a run, so it is explicit:
+   * DBOS's default is a hash of the registered functions' source, which differs between tsx and the compiled
+   * build and would strand every pending run on a deploy that changed no workflow. Bump it (workflows/catalog.ts)
+   * when a workflow's step sequence changes.
+   */
+  applicationVersion: string;
+  /** Runs this process executes at once (default 4). */
+  workerConcurrency?: number;
+  /** How often the worker polls the queue, ms (DBOS's default is 1000; 200 keeps /onboard responsive). */
+  queuePollingMs?: number;
+  logger: EngineLogger;
+}
+
+/** DBOS is a process-wide singleton: one launched engine per process. */
+let launchedInProcess = false;
+
+/** Errors carrying `retryable` (SourceError, OutboundError) decide; anything else is a bug or bad data: no retry. */
+function isRetryable(err: unknown): boolean {
+  return (err as { retryable?: unknown })?.retryable === true;
+}
+
+export class DbosEngine implements WorkflowEngine {
+  private readonly definitions = new Map<string, WorkflowDefinition>();
+  private client: DBOSClient | undefined;
+  private launched = false;
+  private starting: Promise<void> | undefined;
+
+  constructor(private readonly opts: DbosEngineOptions) {
+    for (const d of opts.definitions) this.definitions.set(d.name, d);
+  }
+
+  /** Whether this process executes workflows (embedded worker or `frontline worker`), not just enqueues them. */
+  get runsWorkflows(): boolean {
+    return this.opts.config.role !== 'api';
+  }
+
+  start(): Promise<void> {
+    this.starting ??= this.launch().catch((err) => {
+      this.starting = undefined;
+      throw err;
+    });
+    return this.starting;
+  }
+
+  private systemDatabase(): {
+    systemDatabaseUrl: string;
+    systemDatabasePool?: ReturnType<PglitePool['asPool']>;
+  } {
+    const { db } = this.opts;
+    if (db instanceof PgliteDb) {
+      if (!this.runsWorkflows) {
+        throw new Error(
+          'FRONTLINE_ROLE=api needs a PostgreSQL server (DATABASE_URL): with the embedded database no other process ' +
+            'can run the workflows this one enqueues',
+        );
+      }
+      // DBOS validates the URL's shape even when it is handed a pool; this one is never dialled.
+      return {
+        systemDatabaseUrl: 'postgresql://frontline@localhost:5432/frontline',
+        systemDatabasePool: new PglitePool(db.pg).asPool(),
+      };
+    }
+    if (db instanceof PostgresDb) {
+      // The catalog's pool, shared: DBOS's tables live in the same database (schema dbos), no second pool to size.
+      return {
+        systemDatabaseUrl: this.opts.config.databaseUrl ?? 'postgresql://frontline@localhost:5432/frontline',
+        systemDatabasePool: db.pool,
+      };
+    }
+    throw new Error(`no workflow engine for database kind ${db.kind}`);
+  }
+
+  /**
+   * DBOS applies its own schema migrations without a cross-process lock, so API processes and workers starting
+   * together race on the same DDL and one dies ("tuple concurrently updated"). They go one at a time under a
+   * session advisory lock; whoever comes second finds them applied, and DBOS.launch then has nothing left to do.
+   * The lock is polled, never waited on inside a statement: DBOS runs CREATE INDEX CONCURRENTLY, which waits for
+   * every open transaction, including a blocked pg_advisory_lock call, while that call waits for the lock held by
+   * the migrating process: a deadlock through the client that PostgreSQL cannot detect.
+   */
+  private async migrateSystemDatabase(): Promise<void> {
+    const { db, config } = this.opts;
+    if (!(db instanceof PostgresDb) || !config.databaseUrl) return;
+    const client = await db.pool.connect();
+    try {
+      for (;;) {
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock($1) AS locked',
+          [DBOS_MIGRATION_LOCK_KEY],
+        );
+        if (rows[0]?.locked) break;
+        await new Promise((ok) => setTimeout(ok, 200));
+      }
+      try {
+        await DBOS.migrate(config.databaseUrl, { schemaName: SCHEMA });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [DBOS_MIGRATION_LOCK_KEY]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  private async launch(): Promise<void> {
+    const sys = this.systemDatabase();
+    const logger = dbosLogger(this.opts.logger);
+    await this.migrateSystemDatabase();
+    if (this.runsWorkflows) {
+      if (launchedInProcess) throw new Error('a workflow engine is already running in this process');
+      for (const def of this.definitions.values()) this.register(def);
+      DBOS.setConfig({
+        name: APP_NAME,
+        ...sys,
+        systemDatabaseSchemaName: SCHEMA,
+        systemDatabasePoolSize: 1,
+        // Polling instead of LISTEN/NOTIFY: PGlite has no second session to listen on, and nothing here waits on
+        // DBOS notifications (status is read on request).
+        useListenNotify: false,
+        applicationVersion: this.opts.applicationVersion,
+        // Recovery of a crashed process's runs happens only in a process with the same executor id, so each
+        // worker keeps a stable one (DBOS__VMID / WORKER_ID) across restarts.
+        executorID: this.opts.config.workerId,
+        logger,
+      });
+      launchedInProcess = true;
+      try {
+        await DBOS.launch();
+        await DBOS.registerQueue(QUEUE_NAME, {
+          workerConcurrency: this.opts.workerConcurrency ?? 4,
+          minPollingIntervalMs: this.opts.queuePollingMs ?? 200,
+          onConflict: 'always_update',
+        });
+      } catch (err) {
+        launchedInProcess = false;
+        await DBOS.shutdown({ deregister: true }).catch(() => {});
+        throw err;
+      }
+      this.launched = true;
+    }
+    this.client = await DBOSClient.create({
+      ...sys,
+      systemDatabaseSchemaName: SCHEMA,
+      applicationName: APP_NAME,
+      logger,
+    });
+  }
+
+  private register(def: WorkflowDefinition): void {
+    const step = (name: string, fn: () => Promise<unknown>, retry?: Partial<RetryPolicy>) => {
+      const policy = { ...def.retry, ...retry };
+      return DBOS.runStep(fn, {
+        name,
+        retriesAllowed: policy.attempts > 1,
+        maxAttempts: policy.attempts,
+        intervalSeconds: policy.intervalSeconds,
+        backoffRate: policy.backoffRate,
+        shouldRetry: isRetryable,
+      });
+    };
+    DBOS.registerWorkflow(
+      async (payload: unknown) => {
+        // Re-validated at run time: a payload may have waited in the queue across a deploy.
+        if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${def.name}`);
+        return def.run(payload, step as StepRunner);
+      },
+      { name: def.name, maxRecoveryAttempts: 5 },
+    );
+  }
+
+  private requireClient(): DBOSClient {
+    if (!this.client) throw new Error('the workflow engine is not started');
+    return this.client;
+  }
+
+  async enqueue(name: string, payload: unknown): Promise<EnqueueResult> {
+    const def = this.definitions.get(name);
+    if (!def) throw new Error(`unknown workflow ${name}`);
+    if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${name}`);
+    await this.start();
+    const handle = await this.requireClient().enqueue(
+      {
+        queueName: QUEUE_NAME,
+        workflowName: def.name,
+        appVersion: this.opts.applicationVersion,
+        applicationName: APP_NAME,
+        deduplicationID: def.dedupKey(payload),
+        duplicationPolicy: 'return-existing',
+        workflowTimeoutMS: def.timeoutMs,
+      },
+      payload,
+    );
+    return { workflowId: handle.workflowID };
+  }
+
+  async get(workflowId: string): Promise<WorkflowView | null> {
+    await this.start();
+    const client = this.requireClient();
+    const status = await client.getWorkflow(workflowId);
+    if (!status || (status.applicationName && status.applicationName !== APP_NAME)) return null;
+    const steps = (await client.listWorkflowSteps(workflowId)) ?? [];
+    return toView(status, steps, this.definitions.get(status.workflowName));
+  }
+
+  async waitFor(workflowId: string, timeoutMs: number): Promise<WorkflowView> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const view = await this.get(workflowId);
+      if (!view) throw new Error(`unknown workflow ${workflowId}`);
+      if (view.status !== 'enqueued' && view.status !== 'running') return view;
+      if (Date.now() > deadline)
+        throw new Error(`workflow ${workflowId} still ${view.status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async stop(): Promise<void> {
+    const starting = this.starting;
+    this.starting = undefined;
+    if (!starting) return;
+    await starting.catch(() => {});
+    await this.client?.destroy().catch(() => {});
+    this.client = undefined;
+    if (this.launched) {
+      this.launched = false;
+      // deregister: a later engine in this process (tests) registers fresh functions bound to its own deps.
+      await DBOS.shutdown({ deregister: true, workflowCompletionTimeoutMS: 0 });
+      launchedInProcess = false;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { TSchema } from 'typebox';
+
+/**
+ * The durable-workflow port the HTTP layer and the scheduler use. One implementation (dbos-engine.ts) runs on
+ * DBOS Transact; routes only enqueue and read status, so they never see DBOS types.
+ */
+
+export type WorkflowState = 'enqueued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type StepState = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed';
+
+export interface StepView {
+  name: string;
+  status: StepState;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error?: string;
+}
+
+export interface WorkflowView {
+  workflowId: string;
+  name: string;
+  status: WorkflowState;
+  createdAt: string;
+  updatedAt: string;
+  steps: StepView[];
+  result?: unknown;
+  error?: string;
+}
+
+/** Retry policy of a step: attempts include the first try; delays grow by backoffRate. */
+export interface RetryPolicy {
+  /** Total attempts, first try included (1 = no retry). */
+  attempts: number;
+  /** Seconds before the first retry. */
+  intervalSeconds: number;
+  /** Multiplier applied to the delay after each retry. */
+  backoffRate: number;
+}
+
+/** Runs one checkpointed step: on replay after a crash a completed step returns its stored result unrun. */
+export type StepRunner = <T>(name: string, fn: () => Promise<T>, retry?: Partial<RetryPolicy>) => Promise<T>;
+
+/**
+ * A workflow catalog entry: the name DBOS stores, the payload schema (validated on enqueue and again when a
+ * worker starts the run, since a payload may sit in the queue across a deploy), the step plan shown by the
+ * status endpoint, the default retry policy of its steps, and the run's timeout.
+ */
+export interface WorkflowDefinition<P = unknown, R = unknown> {
+  name: string;
+  description: string;
+  payload: TSchema;
+  /** Step names in order; a name ending in ':' stands for a family of steps (one per board). */
+  steps: readonly string[];
+  retry: RetryPolicy;
+  /** Whole-run budget from dequeue, ms; past it DBOS cancels the run. */
+  timeoutMs: number;
+  /** Collapsing key: enqueues with the same key share one run while it is enqueued or running. */
+  dedupKey(payload: P): string;
+  run(payload: P, step: StepRunner): Promise<R>;
+}
+
+export interface EnqueueResult {
+  workflowId: string;
+}
+
+export interface WorkflowEngine {
+  /** Launches the runtime (the embedded worker when this process runs workflows). Idempotent. */
+  start(): Promise<void>;
+  /** Enqueues a run of a catalog workflow, or returns the run already enqueued/running under its dedup key. */
+  enqueue(name: string, payload: unknown): Promise<EnqueueResult>;
+  /** null when the id is unknown. */
+  get(workflowId: string): Promise<WorkflowView | null>;
+  /** Waits for a run to finish (tests, demo, CLI). */
+  waitFor(workflowId: string, timeoutMs: number): Promise<WorkflowView>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,113 @@
+import type { RoleCategory } from '../../catalog/types.js';
+import type { Queryable } from '../../db/port.js';
+import type { NormalizedPosting, Provider } from '../../sources/types.js';
+
+/**
+ * Job writes of a scrape. Idempotent by construction: postings upsert on (company, source, external id), so a
+ * step re-run after a crash rewrites the same rows instead of adding new ones; postings missing from the
+ * board's current listing are deactivated, never deleted (a posting that comes back is re-activated and keeps
+ * its first-seen time, which is what `newToday` counts).
+ */
+
+export interface ClassifiedPosting extends NormalizedPosting {
+  roleCategory: RoleCategory;
+}
+
+export interface BoardWrite {
+  companyId: string;
+  companyName: string;
+  boardId: string;
+  provider: Provider;
+  postings: readonly ClassifiedPosting[];
+}
+
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  deactivated: number;
+  /** Ids of rows inserted or changed (to re-embed). */
+  changedIds: string[];
+}
+
+/** Catalog column bounds (migrations/0001): longer values are cut rather than failing the whole board. */
+const cut = (s: string | null | undefined, n: number): string | null => (s == null ? null : s.slice(0, n));
+
+function salaryText(p: NormalizedPosting): string | null {
+  const s = p.salary;
+  if (!s) return null;
+  if (s.text) return cut(s.text, 300);
+  if (s.min === null && s.max === null) return null;
+  const range = [s.min, s.max].filter((v) => v !== null).join(' - ');
+  return cut([s.currency, range, s.interval ? `per ${s.interval}` : null].filter(Boolean).join(' '), 300);
+}
+
+export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: number): Promise<WriteCounts> {
+  const now = new Date(nowMs);
+  // A board listing the same id twice would make ON CONFLICT touch one row twice (an error): last one wins.
+  const unique = [...new Map(w.postings.map((p) => [p.externalId, p])).values()];
+  const counts: WriteCounts = { inserted: 0, updated: 0, deactivated: 0, changedIds: [] };
+  if (unique.length > 0) {
+    const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
+      `WITH incoming AS (
+         SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
+                              $12::text[], $13::text[], $14::text[], $15::timestamptz[])
+           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at)
+       )
+       INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
+                         role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
+                         created_at, updated_at, board_id)
+       SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
+              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5
+       FROM incoming
+       ON CONFLICT (company_id, source, external_id) DO UPDATE SET
+         title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
+         department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
+         description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
+         last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
+         updated_at = CASE
+           WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active)
+                IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
+                  EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true)
+           THEN EXCLUDED.updated_at ELSE j.updated_at END
+       RETURNING j.id, (xmax = 0) AS inserted, (j.updated_at = $4) AS changed`,
+      [
+        w.companyId,
+        w.companyName,
+        w.provider,
+        now,
+        w.boardId,
+        unique.map((p) => cut(p.externalId, 200)),
+        unique.map((p) => cut(p.title.trim(), 500) || 'Untitled position'),
+        unique.map((p) => cut(p.location, 500) ?? ''),
+        unique.map((p) => p.remote === true),
+        unique.map((p) => cut(p.department, 200)),
+        unique.map((p) => p.roleCategory),
+        unique.map((p) => p.url),
+        unique.map((p) => p.descriptionText),
+        unique.map(salaryText),
+        unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+      ],
+    );
+    for (const r of rows) {
+      if (r.inserted) counts.inserted++;
+      else if (r.changed) counts.updated++;
+      if (r.inserted || r.changed) counts.changedIds.push(r.id);
+    }
+  }
+  const gone = await tx.query<{ id: string }>(
+    `UPDATE jobs SET active = false, updated_at = $3
+     WHERE board_id = $1 AND active AND NOT (external_id = ANY($2::text[])) RETURNING id`,
+    [w.boardId, unique.map((p) => cut(p.externalId, 200)), now],
+  );
+  counts.deactivated = gone.length;
+  return counts;
+}
+
+/** Every job of a board that vanished at the vendor goes inactive; the rows stay. */
+export async function deactivateBoardJobs(tx: Queryable, boardId: string, nowMs: number): Promise<number> {
+  const rows = await tx.query<{ id: string }>(
+    'UPDATE jobs SET active = false, updated_at = $2 WHERE board_id = $1 AND active RETURNING id',
+    [boardId, new Date(nowMs)],
+  );
+  return rows.length;
+}

@@ -1,0 +1,36 @@
+import type { RoleCategory } from '../../catalog/types.js';
+import type { Db } from '../../db/port.js';
+import type { NormalizedPosting } from '../../sources/types.js';
+import type { DiscoveryResult } from '../boards/types.js';
+import type { CompanyFacts } from '../enrich/types.js';
+import type { StoredBoard } from '../store/boards.js';
+
+/**
+ * What workflow steps need from the rest of the service, as plain functions: the composition root
+ * (pipeline/index.ts) binds them to the guarded outbound client, the source adapters, the enricher, the role
+ * classifier and the search indexer. Steps never construct these themselves.
+ */
+export interface PipelineContext {
+  db: Db;
+  /** Catalog clock, ms (tests inject a TestClock). */
+  now: () => number;
+  /** Fetches the homepage (and about page) and extracts company facts. */
+  enrichCompany(domain: string): Promise<CompanyFacts>;
+  discoverBoards(domain: string): Promise<DiscoveryResult>;
+  /** Every posting currently listed on a board; throws SourceError (board_not_found when it is gone). */
+  fetchPostings(board: StoredBoard): Promise<NormalizedPosting[]>;
+  classifyRole(title: string, department: string | null): RoleCategory;
+  /** Re-computes search embeddings of changed rows (skips rows whose text did not change). */
+  embed(kind: 'job' | 'company', ids: readonly string[]): Promise<void>;
+  /** Base re-scrape interval, ms, and its relative jitter (0.1 = +/-10 %). */
+  scrapeIntervalMs: number;
+  scrapeJitter: number;
+  /** Source of randomness for jitter (injectable for tests). */
+  random: () => number;
+}
+
+/** The next re-scrape time: interval +/- jitter, so boards of companies onboarded together drift apart. */
+export function nextScrapeAt(ctx: PipelineContext, fromMs: number): Date {
+  const spread = ctx.scrapeIntervalMs * ctx.scrapeJitter * (ctx.random() * 2 - 1);
+  return new Date(fromMs + ctx.scrapeIntervalMs + spread);
+}

@@ -1,0 +1,104 @@
+import pino from 'pino';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/port.js';
+import { clientOptionsFromConfig, createOutboundClient } from '../../net/client.js';
+import type { HttpClient } from '../../net/types.js';
+import { getAdapter } from '../../sources/index.js';
+import { discoverBoards } from '../boards/discover.js';
+import { classifyRole } from '../classify/classify.js';
+import { discoveryWorkflow } from '../discovery/index.js';
+import { DbosEngine } from '../engine/dbos-engine.js';
+import type { EngineLogger } from '../engine/logger.js';
+import type { WorkflowDefinition } from '../engine/types.js';
+import { createEnricher, fetchCompanyPages } from '../enrich/index.js';
+import { WORKFLOWS_VERSION, workflowCatalog } from './catalog.js';
+import type { PipelineContext } from './context.js';
+import { FreshnessScheduler } from './scheduler.js';
+
+export interface PipelineOptions {
+  config: Config;
+  db: Db;
+  now: () => number;
+  /** Search embeddings of changed rows; the composition root passes the search indexer's embedIds. */
+  embed: PipelineContext['embed'];
+  /** Outbound client override (tests); default: the guarded client built from config. */
+  http?: HttpClient;
+  /** Told every outbound request's host and outcome (metrics). */
+  onOutbound?: (host: string, outcome: string) => void;
+  logger?: EngineLogger;
+  /** Queue polling interval, ms (default 200). */
+  queuePollingMs?: number;
+  /** Freshness scheduler tick, ms (default 60 s). */
+  schedulerTickMs?: number;
+  /** Workflows of other areas built by the composition root (deep research), registered on this engine. */
+  extraDefinitions?: readonly WorkflowDefinition[];
+}
+
+/**
+ * The ingestion pipeline as the rest of the service sees it: the engine (enqueue, status) and, in a process that
+ * runs workflows, the embedded worker and the freshness scheduler. Building it does no I/O; start() launches.
+ */
+export class Pipeline {
+  readonly engine: DbosEngine;
+  readonly scheduler: FreshnessScheduler;
+  readonly ctx: PipelineContext;
+  private started = false;
+
+  constructor(opts: PipelineOptions) {
+    const { config, db } = opts;
+    const logger = opts.logger ?? pino({ level: config.logLevel, base: { component: 'pipeline' } });
+    const http = opts.http ?? createOutboundClient(clientOptionsFromConfig(config, opts.onOutbound));
+    const enricher = createEnricher(config, http);
+    this.ctx = {
+      db,
+      now: opts.now,
+      enrichCompany: async (domain) => enricher.enrich(domain, await fetchCompanyPages(domain, http)),
+      discoverBoards: (domain) => discoverBoards(domain, http),
+      fetchPostings: (board) => getAdapter(board.provider).fetchPostings(board, http),
+      classifyRole: (title, department) => classifyRole(title, department),
+      embed: opts.embed,
+      scrapeIntervalMs: config.scrapeIntervalMinutes * 60_000,
+      scrapeJitter: 0.1,
+      random: Math.random,
+    };
+    this.engine = new DbosEngine({
+      config,
+      db,
+      definitions: [
+        ...workflowCatalog(this.ctx),
+        // POST /promote_and_onboard (src/pipeline/discovery/), which hands qualified domains to `onboard`.
+        discoveryWorkflow({
+          db,
+          now: opts.now,
+          http,
+          discoverBoards: (domain, homepage) => discoverBoards(domain, http, { homepage }),
+          engine: () => this.engine,
+        }) as WorkflowDefinition,
+        ...(opts.extraDefinitions ?? []),
+      ],
+      applicationVersion: WORKFLOWS_VERSION,
+      queuePollingMs: opts.queuePollingMs,
+      logger,
+    });
+    this.scheduler = new FreshnessScheduler({
+      db,
+      engine: this.engine,
+      ctx: this.ctx,
+      logger,
+      tickMs: opts.schedulerTickMs ?? Math.min(60_000, config.scrapeIntervalMinutes * 6_000),
+    });
+  }
+
+  /** Launches the engine; in a process that runs workflows, also the freshness scheduler. */
+  async start(): Promise<void> {
+    await this.engine.start();
+    if (this.engine.runsWorkflows && !this.started) this.scheduler.start();
+    this.started = true;
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+    await this.engine.stop();
+    this.started = false;
+  }
+}

@@ -1,0 +1,224 @@
+import { refreshActiveJobCounts, upsertCompanyByDomain } from '../../catalog/company-writes.js';
+import { setCompanyTags } from '../../catalog/tags.js';
+import { SourceError } from '../../sources/types.js';
+import {
+  activeBoards,
+  deactivateBoard,
+  markBoardScraped,
+  type StoredBoard,
+  upsertBoards,
+} from '../store/boards.js';
+import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
+import { readMarkers, setMarker } from '../store/markers.js';
+import { nextScrapeAt, type PipelineContext } from './context.js';
+
+/**
+ * The step bodies shared by the onboarding, re-enrichment and re-scrape workflows. Each is idempotent: its
+ * writes are upserts keyed by natural identities and commit in one transaction together with its completion
+ * marker, so a crash before commit leaves nothing and a re-run after commit rewrites the same rows.
+ */
+
+export interface Skipped {
+  skipped: true;
+  reason: string;
+}
+const skipped = (reason: string): Skipped => ({ skipped: true, reason });
+
+export interface CompanyRef {
+  companyId: string;
+  name: string;
+  slug: string;
+  created: boolean;
+}
+
+export async function ensureCompany(ctx: PipelineContext, domain: string, name: string): Promise<CompanyRef> {
+  return ctx.db.transaction(async (tx) => {
+    const c = await upsertCompanyByDomain(tx, domain, { name, website: `https://${domain}` }, ctx.now());
+    await tx.query(
+      'INSERT INTO company_pipeline (company_id) VALUES ($1) ON CONFLICT (company_id) DO NOTHING',
+      [c.id],
+    );
+    return { companyId: c.id, name, slug: c.slug, created: c.created };
+  });
+}
+
+export interface EnrichOutcome {
+  oneLiner: string | null;
+  category: string | null;
+  tags: number;
+  source: string;
+}
+
+export async function enrichStep(
+  ctx: PipelineContext,
+  company: CompanyRef,
+  domain: string,
+  force: boolean,
+): Promise<EnrichOutcome | Skipped> {
+  const markers = await readMarkers(ctx.db, company.companyId);
+  if (markers.enrichedAt && !force) return skipped(`enriched at ${markers.enrichedAt.toISOString()}`);
+  const facts = await ctx.enrichCompany(domain);
+  const social = Object.fromEntries(
+    Object.entries(facts.social).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    // The caller's name stands: a homepage title is often a slogan, not the company's name.
+    await upsertCompanyByDomain(
+      tx,
+      domain,
+      {
+        name: company.name,
+        oneLiner: facts.oneLiner ?? undefined,
+        description: facts.description ?? undefined,
+        category: facts.category ?? undefined,
+        socialLinks: social,
+      },
+      now,
+    );
+    await setCompanyTags(tx, company.companyId, facts.tags, now);
+    await setMarker(tx, company.companyId, 'enriched_at', now);
+  });
+  await ctx.embed('company', [company.companyId]);
+  return {
+    oneLiner: facts.oneLiner,
+    category: facts.category,
+    tags: facts.tags.length,
+    source: facts.source,
+  };
+}
+
+export interface DiscoverOutcome {
+  careersUrl: string | null;
+  boards: Array<{ provider: string; token: string; url: string; postingCount: number | null }>;
+  rejected: Array<{ provider: string; token: string; reason: string }>;
+}
+
+export async function discoverStep(
+  ctx: PipelineContext,
+  company: CompanyRef,
+  domain: string,
+  force: boolean,
+): Promise<DiscoverOutcome | Skipped> {
+  const markers = await readMarkers(ctx.db, company.companyId);
+  if (markers.boardsDiscoveredAt && !force) {
+    return skipped(`boards discovered at ${markers.boardsDiscoveredAt.toISOString()}`);
+  }
+  const found = await ctx.discoverBoards(domain);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await upsertBoards(
+      tx,
+      company.companyId,
+      found.boards.map((b) => ({ provider: b.provider, token: b.token, url: b.url, evidence: b.evidence })),
+      now,
+    );
+    await setMarker(tx, company.companyId, 'boards_discovered_at', now, { careersUrl: found.careersUrl });
+  });
+  return {
+    careersUrl: found.careersUrl,
+    boards: found.boards.map((b) => ({
+      provider: b.provider,
+      token: b.token,
+      url: b.url,
+      postingCount: b.postingCount,
+    })),
+    rejected: found.rejected,
+  };
+}
+
+/** The boards to scrape, read in a step so that a replay after a crash walks the same list. */
+export async function loadBoardsStep(
+  ctx: PipelineContext,
+  companyId: string,
+  skipIfScraped: boolean,
+): Promise<{ boards: StoredBoard[] } | Skipped> {
+  if (skipIfScraped) {
+    const markers = await readMarkers(ctx.db, companyId);
+    if (markers.scrapedAt) return skipped(`scraped at ${markers.scrapedAt.toISOString()}`);
+  }
+  return { boards: await activeBoards(ctx.db, companyId) };
+}
+
+export interface BoardOutcome {
+  board: string;
+  postings: number;
+  inserted: number;
+  updated: number;
+  deactivated: number;
+  /** The vendor answered 404: board deactivated with all its jobs. */
+  gone: boolean;
+}
+
+export async function scrapeBoardStep(
+  ctx: PipelineContext,
+  company: { companyId: string; name: string },
+  board: StoredBoard,
+): Promise<BoardOutcome> {
+  const label = `${board.provider}/${board.token}`;
+  let postings: Awaited<ReturnType<PipelineContext['fetchPostings']>>;
+  try {
+    postings = await ctx.fetchPostings(board);
+  } catch (err) {
+    if (!(err instanceof SourceError) || err.code !== 'board_not_found') throw err;
+    const deactivated = await ctx.db.transaction(async (tx) => {
+      const now = ctx.now();
+      await deactivateBoard(tx, board.id, err.message, now);
+      const n = await deactivateBoardJobs(tx, board.id, now);
+      await refreshActiveJobCounts(tx, [company.companyId], now);
+      return n;
+    });
+    return { board: label, postings: 0, inserted: 0, updated: 0, deactivated, gone: true };
+  }
+  const classified = postings.map((p) => ({ ...p, roleCategory: ctx.classifyRole(p.title, p.department) }));
+  const counts = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const c = await writeBoardPostings(
+      tx,
+      {
+        companyId: company.companyId,
+        companyName: company.name,
+        boardId: board.id,
+        provider: board.provider,
+        postings: classified,
+      },
+      now,
+    );
+    await markBoardScraped(tx, board.id, postings.length, now);
+    await refreshActiveJobCounts(tx, [company.companyId], now);
+    return c;
+  });
+  await ctx.embed('job', counts.changedIds);
+  return {
+    board: label,
+    postings: postings.length,
+    inserted: counts.inserted,
+    updated: counts.updated,
+    deactivated: counts.deactivated,
+    gone: false,
+  };
+}
+
+export async function finalizeScrapeStep(
+  ctx: PipelineContext,
+  companyId: string,
+  complete: boolean,
+): Promise<{ activeJobs: number; nextScrapeAt: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const next = nextScrapeAt(ctx, now);
+    if (complete) {
+      await setMarker(tx, companyId, 'scraped_at', now, { nextScrapeAt: next });
+    } else {
+      await tx.query(
+        'UPDATE company_pipeline SET next_scrape_at = $2, updated_at = $3 WHERE company_id = $1',
+        [companyId, next, new Date(now)],
+      );
+    }
+    const rows = await tx.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM jobs WHERE company_id = $1 AND active',
+      [companyId],
+    );
+    return { activeJobs: rows[0]?.n ?? 0, nextScrapeAt: next.toISOString() };
+  });
+}

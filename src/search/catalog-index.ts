@@ -1,0 +1,350 @@
+import type { CompanyFilters, JobFilters } from '../catalog/types.js';
+import type { Db } from '../db/port.js';
+import { type Hit, VectorIndex } from './vector-index.js';
+
+/**
+ * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
+ * and the attributes the catalog filters read. It follows the database through the search_seq change feed
+ * (migration 0002): refresh() reads only rows whose seq passed the last one seen, so start-up is one bulk read
+ * and every later search costs one indexed, usually empty, query.
+ *
+ * Coherence: refresh() runs before every search, so a committed write is visible to the next search in any
+ * process. On PostgreSQL a sequence value can commit after a larger one, so the feed re-reads the last
+ * `lagMs` of changes each time (idempotently); a writer transaction open longer than that (default 10 s) could
+ * be missed until the next full reload (`reload()`, run every `fullReloadMs`).
+ */
+
+export interface JobAttrs {
+  companyId: string;
+  role: string;
+  /** lower(location), for the case-insensitive substring filter. */
+  location: string;
+  remote: boolean;
+}
+
+export interface CompanyAttrs {
+  name: string;
+  slug: string;
+  category: string;
+  /** "dimension:slug" of every attached tag. */
+  tags: Set<string>;
+  active: boolean;
+}
+
+export interface CatalogIndexOptions {
+  /** Embedder identity: only vectors of this model are loaded. */
+  model: string;
+  now?: () => number;
+  /** Re-read window for out-of-order sequence commits in ms (default 10000 on PostgreSQL, 0 on PGlite). */
+  lagMs?: number;
+  /** Full reload period in ms (default 10 minutes on PostgreSQL, never on PGlite). */
+  fullReloadMs?: number;
+}
+
+interface JobRow {
+  id: string;
+  company_id: string;
+  role_category: string;
+  location: string;
+  remote: boolean;
+  active: boolean;
+  seq: number;
+  vector: Uint8Array | null;
+}
+
+interface CompanyRow {
+  id: string;
+  name: string;
+  slug: string;
+  category: string;
+  active: boolean;
+  seq: number;
+  tags: string[] | null;
+  vector: Uint8Array | null;
+}
+
+/** Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) to tens of MB. */
+const BULK_CHUNK = 20_000;
+
+/** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
+const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
+
+const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.search_seq::float8 AS seq, e.vector,
+    (SELECT array_agg(t.dimension || ':' || t.slug) FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
+      WHERE ct.company_id = c.id) AS tags
+  FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
+
+const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active,
+    greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
+  FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
+
+export function bytesToVector(bytes: Uint8Array): Float32Array {
+  // A copy: driver buffers may start at offsets that are not multiples of 4.
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+export function vectorToBytes(v: Float32Array): Uint8Array {
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
+export class CatalogIndex {
+  readonly jobs = new VectorIndex<JobAttrs>();
+  readonly companies = new VectorIndex<CompanyAttrs>();
+  private readonly slugToCompany = new Map<string, string>();
+  /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
+  private readonly places = new Map<string, number>();
+  private seen = 0;
+  /** (time, max seq) of recent polls; the re-read mark is the max seq of a poll at least lagMs old. */
+  private marks: { at: number; seq: number }[] = [];
+  private lastFull = 0;
+  private loaded = false;
+  private inflight: Promise<void> | undefined;
+  private readonly now: () => number;
+  private readonly lagMs: number;
+  private readonly fullReloadMs: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: CatalogIndexOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
+    // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
+    this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
+  }
+
+  /** Brings the index up to date with committed writes; concurrent callers share one round. */
+  refresh(): Promise<void> {
+    this.inflight ??= this.doRefresh().finally(() => {
+      this.inflight = undefined;
+    });
+    return this.inflight;
+  }
+
+  /** Drops everything and reads it again in bulk. */
+  async reload(): Promise<void> {
+    this.loaded = false;
+    await this.refresh();
+  }
+
+  private async doRefresh(): Promise<void> {
+    const now = this.now();
+    if (!this.loaded || now - this.lastFull >= this.fullReloadMs) {
+      await this.loadAll(now);
+      return;
+    }
+    // Fast path, one tiny query: nothing was written since the last read (a sequence is never rolled back, so an
+    // unchanged last_value means no new seq was drawn). With a lag window the re-read below is still needed.
+    if (this.lagMs === 0) {
+      const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+      if ((last?.v ?? 0) <= this.seen) return;
+    }
+    const since = this.safeMark(now);
+    let max = this.seen;
+    const changedCompanies = await this.db.query<CompanyRow>(
+      `${COMPANY_SELECT} WHERE c.id IN (SELECT id FROM companies WHERE search_seq > $2
+                                         UNION SELECT company_id FROM company_embeddings WHERE search_seq > $2)`,
+      [this.opts.model, since],
+    );
+    for (const r of changedCompanies) max = Math.max(max, this.putCompany(r));
+    const changedJobs = await this.db.query<JobRow>(
+      `${JOB_SELECT} WHERE j.id IN (SELECT id FROM jobs WHERE search_seq > $2
+                                     UNION SELECT job_id FROM job_embeddings WHERE search_seq > $2)`,
+      [this.opts.model, since],
+    );
+    for (const r of changedJobs) max = Math.max(max, this.putJob(r));
+    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
+      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
+      [since],
+    );
+    for (const g of gone) {
+      max = Math.max(max, g.seq);
+      if (g.kind === 'job') this.removeJob(g.id);
+      else this.removeCompany(g.id);
+    }
+    this.seen = max;
+    this.marks.push({ at: now, seq: max });
+  }
+
+  /** Start-up and periodic full reload: two bulk reads (companies, then active jobs with their vectors). */
+  private async loadAll(now: number): Promise<void> {
+    this.jobs.clear();
+    this.companies.clear();
+    this.slugToCompany.clear();
+    this.places.clear();
+    this.marks = [];
+    // Read the sequence first: anything drawn after this point is re-read by the next delta.
+    const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+    for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
+    await this.bulkLoadJobs();
+    this.seen = last?.v ?? 0;
+    this.marks.push({ at: now, seq: this.seen });
+    this.lastFull = now;
+    this.loaded = true;
+  }
+
+  /**
+   * Active jobs in chunks of BULK_CHUNK, each chunk one row: attributes as tab-separated lines and the vectors
+   * concatenated in base64. PGlite parses rows and bytea values slowly (~5x slower than this for 20k rows).
+   */
+  private async bulkLoadJobs(): Promise<void> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const [chunk] = await this.db.query<{
+        n: number;
+        last: string | null;
+        rows: string | null;
+        vectors: string | null;
+      }>(
+        `SELECT count(*)::int AS n, max(x.id::text) AS last,
+                string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
+                  CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, translate(x.location, E'\t\n\r', '   ')),
+                  E'\n' ORDER BY x.id) AS rows,
+                encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
+           FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, e.vector
+                   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
+                  WHERE j.active AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
+        [this.opts.model, after, BULK_CHUNK],
+      );
+      if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return;
+      const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
+      const lines = chunk.rows.split('\n');
+      const withVector = lines.filter((l) => l.split('\t')[4] === '1').length;
+      const width = withVector > 0 ? bytes.length / withVector : 0;
+      let offset = 0;
+      for (const line of lines) {
+        const [id, companyId, role, remote, has, ...loc] = line.split('\t');
+        let vector: Uint8Array | null = null;
+        if (has === '1') {
+          vector = bytes.subarray(offset, offset + width);
+          offset += width;
+        }
+        this.putJob({
+          id: id!,
+          company_id: companyId!,
+          role_category: role!,
+          remote: remote === '1',
+          location: loc.join(' '),
+          active: true,
+          seq: 0,
+          vector,
+        });
+      }
+      after = chunk.last;
+    }
+  }
+
+  private putCompany(r: CompanyRow): number {
+    const old = this.companies.attributes(r.id);
+    if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
+      this.slugToCompany.delete(old.slug);
+    this.slugToCompany.set(r.slug, r.id);
+    const attrs: CompanyAttrs = {
+      name: r.name,
+      slug: r.slug,
+      category: r.category,
+      tags: new Set(r.tags ?? []),
+      active: r.active,
+    };
+    this.companies.upsert(r.id, attrs, r.vector ? bytesToVector(r.vector) : null);
+    return r.seq;
+  }
+
+  private removeCompany(id: string): void {
+    const slug = this.companies.attributes(id)?.slug;
+    if (slug !== undefined && this.slugToCompany.get(slug) === id) this.slugToCompany.delete(slug);
+    this.companies.remove(id);
+  }
+
+  private putJob(r: JobRow): number {
+    if (!r.active) {
+      this.removeJob(r.id);
+      return r.seq;
+    }
+    const location = r.location.toLowerCase();
+    const old = this.jobs.attributes(r.id);
+    if (old) this.unplace(old.location);
+    this.places.set(location, (this.places.get(location) ?? 0) + 1);
+    const attrs: JobAttrs = { companyId: r.company_id, role: r.role_category, location, remote: r.remote };
+    this.jobs.upsert(r.id, attrs, r.vector ? bytesToVector(r.vector) : null);
+    return r.seq;
+  }
+
+  private removeJob(id: string): void {
+    const old = this.jobs.attributes(id);
+    if (old) this.unplace(old.location);
+    this.jobs.remove(id);
+  }
+
+  private unplace(location: string): void {
+    const n = (this.places.get(location) ?? 0) - 1;
+    if (n > 0) this.places.set(location, n);
+    else this.places.delete(location);
+  }
+
+  /** Those of `terms` that occur in at least one active job's location (distinct locations are few). */
+  placesMatching(terms: readonly string[]): string[] {
+    return terms.filter((t) => {
+      for (const loc of this.places.keys()) if (loc.includes(t)) return true;
+      return false;
+    });
+  }
+
+  /** The seq below which every change is known to be read: the newest poll mark at least lagMs old. */
+  private safeMark(now: number): number {
+    if (this.lagMs === 0) return this.seen;
+    let mark = 0;
+    while (this.marks.length > 1 && now - this.marks[1]!.at >= this.lagMs) this.marks.shift();
+    const first = this.marks[0];
+    if (first && now - first.at >= this.lagMs) mark = first.seq;
+    // Never 0 once loaded: that would mean a full read. 1 re-reads everything changed since start instead.
+    return Math.max(mark, 1);
+  }
+
+  /** Nearest jobs among those passing the filters (and `also`, when given). */
+  searchJobs(
+    query: Float32Array,
+    filters: JobFilters,
+    k: number,
+    minScore: number,
+    also?: (a: JobAttrs) => boolean,
+  ): Hit[] {
+    const pass = jobPredicate(filters, this.slugToCompany);
+    return this.jobs.search(query, k, also ? (a) => pass(a) && also(a) : pass, minScore);
+  }
+
+  searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
+    return this.companies.search(query, k, companyPredicate(filters), minScore);
+  }
+}
+
+/**
+ * The catalog's job filters (catalog/filters.ts jobFilterSql) as a predicate over in-memory attributes: same
+ * meaning, checked against the SQL version in test/search.
+ */
+export function jobPredicate(
+  f: JobFilters,
+  slugToCompany: ReadonlyMap<string, string>,
+): (a: JobAttrs) => boolean {
+  const roles = f.roleCategories ? new Set<string>(f.roleCategories) : undefined;
+  const companyId = f.companySlug !== undefined ? (slugToCompany.get(f.companySlug) ?? null) : undefined;
+  const location = f.location?.toLowerCase();
+  return (a) =>
+    (roles === undefined || roles.has(a.role)) &&
+    (companyId === undefined || a.companyId === companyId) &&
+    (location === undefined || a.location.includes(location)) &&
+    (!f.remoteOnly || a.remote);
+}
+
+/** companyFilterSql as a predicate: active; tags OR within a dimension, AND across; category equality. */
+export function companyPredicate(f: CompanyFilters): (a: CompanyAttrs) => boolean {
+  const dims = Object.entries(f.tags ?? {})
+    .filter((e): e is [string, string[]] => e[1] !== undefined)
+    .map(([dim, slugs]) => slugs.map((s) => `${dim}:${s}`));
+  return (a) =>
+    a.active &&
+    (f.category === undefined || a.category === f.category) &&
+    dims.every((wanted) => wanted.some((t) => a.tags.has(t)));
+}

@@ -1,0 +1,84 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/port.js';
+import { CatalogIndex } from './catalog-index.js';
+import { createEmbedder } from './embedders/index.js';
+import type { Embedder } from './embedders/types.js';
+import { HybridSearch } from './hybrid.js';
+import { EmbeddingIndexer } from './indexer.js';
+
+/**
+ * Builds the search side: embedder, in-process vector index, hybrid service, embedding writer and the
+ * background catch-up that keeps every active row embedded with the current model.
+ */
+
+export interface SearchLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface SearchParts {
+  embedder: Embedder;
+  index: CatalogIndex;
+  search: HybridSearch;
+  indexer: EmbeddingIndexer;
+  /** Starts the background catch-up (workers and the all-in-one role; not API-only processes). */
+  startCatchUp(intervalMs?: number): void;
+  /** Resolves when the catch-up in flight, if any, has finished (tests and the sample loader await it). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface SearchPartsOptions {
+  db: Db;
+  config: Pick<Config, 'embeddings' | 'dataDir'>;
+  now: () => number;
+  embedder?: Embedder;
+  logger?: SearchLogger;
+}
+
+/** Full catch-up period in ms: rows written without embedIds (another process, a failed call) get embedded. */
+export const CATCH_UP_INTERVAL_MS = 60_000;
+
+export function createSearchParts(opts: SearchPartsOptions): SearchParts {
+  const embedder = opts.embedder ?? createEmbedder(opts.config);
+  const indexer = new EmbeddingIndexer(opts.db, embedder, opts.now);
+  const warn = (err: unknown, msg: string) => opts.logger?.warn({ err }, msg);
+  let running = false;
+  let pending: Promise<unknown> = Promise.resolve();
+  // One chain: catch-up passes never overlap each other (or hammer the single PGlite connection twice).
+  const enqueue = (task: () => Promise<unknown>) => {
+    pending = pending
+      .then(task)
+      .catch((err: unknown) => warn(err, 'embedding catch-up failed; retried later'));
+    return pending;
+  };
+  const index = new CatalogIndex(opts.db, { model: embedder.id, now: opts.now });
+  const search = new HybridSearch({
+    db: opts.db,
+    index,
+    embedder,
+    onSemanticError: (err) => warn(err, 'query embedding failed; answering from keyword search only'),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    embedder,
+    index,
+    search,
+    indexer,
+    startCatchUp(intervalMs = CATCH_UP_INTERVAL_MS) {
+      if (running) return;
+      running = true;
+      // One full pass at start (it also picks up a model change), then only rows changed since.
+      void enqueue(() => indexer.catchUp());
+      timer = setInterval(() => void enqueue(() => indexer.catchUpChanges()), intervalMs);
+      timer.unref();
+    },
+    idle: async () => {
+      await pending;
+    },
+    stop: async () => {
+      running = false;
+      if (timer) clearInterval(timer);
+      await pending;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * SmartRecruiters Posting API (external-apis.md §1.5): offset/limit pages of at most 100 partial postings;
+ * the description and human URL come from one detail call per posting.
+ */
+import { Type } from 'typebox';
+import type { HttpClient } from '../net/types.js';
+import { boardSegment, fetchVendorJson, mapLimit } from './http.js';
+import { Id, Nullable, OptBool, OptNum, OptStr } from './schema.js';
+import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from './text.js';
+import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
+
+const PAGE_SIZE = 100;
+/** 100 pages × 100 = 10,000 postings, beyond any real company; guards a vendor that ignores `offset`. */
+const MAX_PAGES = 100;
+/** Detail requests in flight: SmartRecruiters allows 8 concurrent and ~10/s (external-apis.md §1.5). */
+const DETAIL_CONCURRENCY = 4;
+
+const Posting = Type.Object({
+  id: Id,
+  name: Type.String(),
+  releasedDate: OptStr,
+  location: Nullable(
+    Type.Object({
+      city: OptStr,
+      region: OptStr,
+      country: OptStr,
+      fullLocation: OptStr,
+      remote: OptBool,
+      hybrid: OptBool,
+    }),
+  ),
+  department: Nullable(Type.Object({ label: OptStr })),
+  function: Nullable(Type.Object({ label: OptStr })),
+});
+const Page = Type.Object({ totalFound: OptNum, content: Type.Array(Posting) });
+const Section = Nullable(Type.Object({ title: OptStr, text: OptStr }));
+const Detail = Type.Object({
+  postingUrl: OptStr,
+  jobAd: Nullable(
+    Type.Object({
+      sections: Nullable(
+        Type.Object({
+          companyDescription: Section,
+          jobDescription: Section,
+          qualifications: Section,
+          additionalInformation: Section,
+        }),
+      ),
+    }),
+  ),
+});
+
+export const smartrecruiters: SourceAdapter = {
+  provider: 'smartrecruiters',
+  boardUrl: (token) => `https://careers.smartrecruiters.com/${encodeURIComponent(token)}`,
+  async countPostings(board, client) {
+    const url = `https://api.smartrecruiters.com/v1/companies/${boardSegment('smartrecruiters', board.token)}/postings?limit=1&offset=0`;
+    const page = await fetchVendorJson('smartrecruiters', client, url, Page);
+    return page.totalFound ?? page.content.length;
+  },
+  async fetchPostings(board: BoardRef, client: HttpClient): Promise<NormalizedPosting[]> {
+    const company = boardSegment('smartrecruiters', board.token);
+    const base = `https://api.smartrecruiters.com/v1/companies/${company}/postings`;
+    const out: NormalizedPosting[] = [];
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const offset = page * PAGE_SIZE;
+      const data = await fetchVendorJson(
+        'smartrecruiters',
+        client,
+        `${base}?limit=${PAGE_SIZE}&offset=${offset}`,
+        Page,
+      );
+      // Detail calls overlap (the client still caps in-flight requests per host and spaces them).
+      const details = await mapLimit(data.content, DETAIL_CONCURRENCY, (p) =>
+        fetchVendorJson('smartrecruiters', client, `${base}/${encodeURIComponent(String(p.id))}`, Detail),
+      );
+      data.content.forEach((p, i) => {
+        const id = String(p.id);
+        const detail = details[i] ?? {};
+        const s = detail.jobAd?.sections;
+        const loc = p.location;
+        const location =
+          nonEmpty(loc?.fullLocation) ??
+          joinDistinct([loc?.city, loc?.region, loc?.country?.toUpperCase()])?.replace(/; /g, ', ') ??
+          null;
+        out.push({
+          externalId: id,
+          title: p.name.trim(),
+          location,
+          remote:
+            loc?.remote === true
+              ? true
+              : loc?.hybrid === true || loc?.remote === false
+                ? false
+                : inferRemote(location),
+          department: nonEmpty(p.department?.label) ?? nonEmpty(p.function?.label),
+          postedAt: parseDate(p.releasedDate),
+          url:
+            nonEmpty(detail.postingUrl) ??
+            `https://jobs.smartrecruiters.com/${company}/${encodeURIComponent(id)}`,
+          descriptionText: [s?.jobDescription, s?.qualifications, s?.additionalInformation]
+            .map((sec) => htmlToText(sec?.text))
+            .filter((t) => t.length > 0)
+            .join('\n\n'),
+        });
+      });
+      const total = data.totalFound ?? null;
+      if (data.content.length < PAGE_SIZE || (total !== null && offset + data.content.length >= total))
+        return out;
+    }
+    throw new SourceError(
+      'malformed_payload',
+      'smartrecruiters',
+      `smartrecruiters ${board.token} did not end after ${MAX_PAGES} pages`,
+      false,
+    );
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * Vendor-neutral shapes of job-board ingestion. Adapters (one module per vendor in src/sources/) map a
+ * vendor's wire format to `NormalizedPosting`; vendor types never leave the adapter.
+ */
+import type { HttpClient } from '../net/types.js';
+
+export const PROVIDERS = [
+  'greenhouse',
+  'lever',
+  'ashby',
+  'workable',
+  'smartrecruiters',
+  'recruitee',
+] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** A job board of one company on one vendor. */
+export interface BoardRef {
+  provider: Provider;
+  /** The vendor's board identifier: Greenhouse board token, Lever site, Ashby board name, Workable subdomain
+   * (or numeric account id), SmartRecruiters company identifier, Recruitee subdomain. Case preserved. */
+  token: string;
+  /** Human-facing board URL, e.g. https://boards.greenhouse.io/acme. */
+  url: string;
+}
+
+export interface Salary {
+  /** ISO 4217, upper case, when stated. */
+  currency: string | null;
+  min: number | null;
+  max: number | null;
+  /** 'year' | 'month' | 'hour' | ... as stated by the vendor, lower case; null when unknown. */
+  interval: string | null;
+  /** Vendor's human summary when it has one, e.g. "$81K – $87K". */
+  text: string | null;
+}
+
+export interface NormalizedPosting {
+  /** The vendor's stable id of the posting, as a string; unique within a board. */
+  externalId: string;
+  title: string;
+  /** Human-readable location(s), joined with '; '; null when not stated. */
+  location: string | null;
+  /** true when remote is stated, false when on-site/hybrid is stated, null when unknown. */
+  remote: boolean | null;
+  department: string | null;
+  postedAt: Date | null;
+  /** Human-facing posting URL. */
+  url: string;
+  /** Description as clean text (HTML removed, entities decoded, paragraphs separated by blank lines). */
+  descriptionText: string;
+  salary?: Salary;
+}
+
+export type SourceErrorCode =
+  /** The board does not exist (any more): 404 from the vendor. Not retryable; the caller deactivates it. */
+  | 'board_not_found'
+  /** The vendor answered, but not in the expected shape. Not retryable: needs a code fix. */
+  | 'malformed_payload'
+  /** Rate limited or a 5xx after the client's own retries. Retryable. */
+  | 'unavailable'
+  /** Another unexpected status (401/403/...). Not retryable. */
+  | 'http_error'
+  /** Transport or policy failure from the outbound client (timeout, blocked address...). */
+  | 'network';
+
+export class SourceError extends Error {
+  constructor(
+    readonly code: SourceErrorCode,
+    readonly provider: Provider,
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'SourceError';
+  }
+}
+
+export interface SourceAdapter {
+  readonly provider: Provider;
+  /** The human-facing board URL for a token, e.g. https://boards.greenhouse.io/acme. */
+  boardUrl(token: string): string;
+  /** Every currently listed posting of the board (all pages). Throws SourceError. */
+  fetchPostings(board: BoardRef, client: HttpClient): Promise<NormalizedPosting[]>;
+  /**
+   * Cheap existence check used when validating a detected board: the number of listed postings, with as few
+   * vendor calls as the API allows (no per-posting detail calls). Throws SourceError like fetchPostings.
+   */
+  countPostings(board: BoardRef, client: HttpClient): Promise<number>;
+}

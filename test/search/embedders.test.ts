@@ -1,0 +1,214 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbedder } from '../../src/search/embedders/index.js';
+import { EmbeddingError, OpenAiEmbedder } from '../../src/search/embedders/openai.js';
+import { StaticEmbedder, staticModelId } from '../../src/search/embedders/static.js';
+import { dot } from '../../src/search/embedders/types.js';
+import { cachePath, loadWordVectors } from '../../src/search/embedders/word-vectors.js';
+import { type FakeEmbeddings, SEARCH_TEST_CACHE_DIR, startFakeEmbeddings } from './support.js';
+
+describe('word-vector binary cache', () => {
+  let dir: string;
+  let source: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'frontline-wv-'));
+    // A miniature file in the package's format: words in rank order, each vector + [l2norm, wordIndex].
+    source = join(dir, 'mini.json');
+    const words = ['the', 'engineer', 'customer', 'café'];
+    const vectors = Object.fromEntries(words.map((w, i) => [w, [i + 1, -(i + 1), 0.5, 2, 0, i]]));
+    writeFileSync(source, JSON.stringify({ precision: 8, dimensions: 4, size: 4, words, vectors }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is built when missing, then read back without rebuilding', () => {
+    const cache = join(dir, 'c1');
+    const first = loadWordVectors(cache, source);
+    expect(first.rebuilt).toBe(true);
+    expect(first.vectors.count).toBe(4);
+    expect(first.vectors.index.get('café')).toBe(3);
+    const out = new Float32Array(4);
+    first.vectors.read(1, out);
+    // Stored unit-length: (2, -2, 0.5, 2) / |.|, quantised to int8 precision.
+    const n = Math.hypot(2, -2, 0.5, 2);
+    expect(Array.from(out).map((x) => Number(x.toFixed(2)))).toEqual(
+      [2 / n, -2 / n, 0.5 / n, 2 / n].map((x) => Number(x.toFixed(2))),
+    );
+    expect(loadWordVectors(cache, source).rebuilt).toBe(false);
+  });
+
+  it('is rebuilt when a byte is corrupted, when truncated, and when the source changes', () => {
+    const cache = join(dir, 'c2');
+    loadWordVectors(cache, source);
+    const file = cachePath(cache);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 3] = (bytes[bytes.length - 3]! + 1) % 256;
+    writeFileSync(file, bytes);
+    expect(loadWordVectors(cache, source).rebuilt).toBe(true);
+    writeFileSync(file, readFileSync(file).subarray(0, 50));
+    expect(loadWordVectors(cache, source).rebuilt).toBe(true);
+    writeFileSync(file, 'not a cache at all');
+    expect(loadWordVectors(cache, source).rebuilt).toBe(true);
+    expect(loadWordVectors(cache, source).rebuilt).toBe(false);
+    writeFileSync(source, `${readFileSync(source, 'utf8')}  `);
+    expect(loadWordVectors(cache, source).rebuilt).toBe(true);
+  });
+});
+
+describe('static embedder (wink-sg-100d + lexicon)', () => {
+  let e: StaticEmbedder;
+  beforeAll(() => {
+    e = StaticEmbedder.load(SEARCH_TEST_CACHE_DIR);
+  }, 120_000);
+  const sim = (a: string, b: string) => dot(e.embedOne(a), e.embedOne(b));
+
+  it('identifies itself by vectors, algorithm and lexicon, and returns unit vectors of 100 dimensions', async () => {
+    expect(e.id).toBe(staticModelId());
+    expect(e.id).toMatch(/^static:wink-sg-100d:[0-9a-f]{12}$/);
+    const [v] = await e.embed(['Forward Deployed Engineer']);
+    expect(v).toHaveLength(100);
+    expect(dot(v!, v!)).toBeCloseTo(1, 5);
+  });
+
+  it('keeps unrelated titles apart and related ones together (the measured weaknesses)', () => {
+    const titles = [
+      'Senior Software Engineer',
+      'Account Executive',
+      'Product Designer',
+      'Customer Success Manager',
+      'Data Scientist',
+      'Senior Accountant',
+      'Legal Counsel',
+      'Engineering Manager',
+      'Recruiter',
+      'Sales Engineer',
+    ];
+    let sum = 0;
+    let n = 0;
+    for (let i = 0; i < titles.length; i++) {
+      for (let j = i + 1; j < titles.length; j++) {
+        sum += sim(titles[i]!, titles[j]!);
+        n++;
+      }
+    }
+    // Plain averaged word vectors score ~0.56 here: head words ("engineer", "manager") dominated.
+    expect(sum / n).toBeLessThan(0.2);
+    expect(sim('Forward Deployed Engineer', 'FDE')).toBeGreaterThan(0.9);
+    expect(sim('Solutions Architect', 'SA')).toBeGreaterThan(0.9);
+    expect(sim('Site Reliability Engineer', 'SRE')).toBeGreaterThan(0.9);
+    expect(sim('Kubernetes Platform Engineer', 'k8s infrastructure')).toBeGreaterThan(0.5);
+    expect(sim('Senior TypeScript Engineer', 'Fullstack JavaScript developer')).toBeGreaterThan(0.5);
+    expect(sim('Forward Deployed Engineer', 'engineer embedded with customers')).toBeGreaterThan(
+      sim('Data Scientist', 'engineer embedded with customers'),
+    );
+    // llm means a language model here, not a law degree.
+    expect(sim('LLM research', 'language model research')).toBeGreaterThan(sim('LLM research', 'law degree'));
+  });
+
+  it('gives unknown words a stable vector, so a shared rare name still matches', () => {
+    expect(sim('Databricks', 'Databricks Solutions Engineer')).toBeGreaterThan(0.5);
+    expect(sim('Databricks', 'Snowflake Solutions Engineer')).toBeLessThan(0.3);
+  });
+
+  // Throughput (target 5,000 jobs/s) is measured by `npm run bench:search`, never asserted in tests.
+  it('embeds a bulk batch into unit vectors of the model dimension', async () => {
+    const texts = Array.from(
+      { length: 2_000 },
+      (_, i) => `Senior Solutions Engineer ${i % 50} | Company ${i % 700}`,
+    );
+    const vectors = await e.embed(texts);
+    expect(vectors).toHaveLength(texts.length);
+    for (const v of [vectors[0]!, vectors[1_999]!]) {
+      expect(v).toHaveLength(100);
+      expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-3);
+    }
+  });
+
+  it('is what EMBEDDINGS=static selects (loaded lazily from <DATA_DIR>/cache)', async () => {
+    const lazy = createEmbedder({
+      dataDir: join(SEARCH_TEST_CACHE_DIR, '..'),
+      embeddings: { provider: 'static', baseUrl: undefined, model: undefined, apiKey: undefined },
+    });
+    expect(lazy.id).toBe(e.id);
+    expect(Array.from((await lazy.embed(['SA']))[0]!)).toEqual(Array.from(e.embedOne('SA')));
+  });
+});
+
+describe('OpenAI-compatible embedder', () => {
+  let fake: FakeEmbeddings;
+  beforeAll(async () => {
+    fake = await startFakeEmbeddings(8);
+  });
+  afterAll(() => fake.close());
+  const instant = async () => {};
+
+  it('batches inputs, sends the key, sorts by index, normalises and learns the dimension', async () => {
+    fake.requests.length = 0;
+    const e = new OpenAiEmbedder({
+      baseUrl: fake.url,
+      model: 'nomic-embed',
+      apiKey: 'sk-test',
+      maxBatch: 2,
+      sleep: instant,
+    });
+    expect(e.id).toBe('openai:nomic-embed');
+    expect(e.dimension).toBeUndefined();
+    const out = await e.embed(['alpha', 'beta', 'gamma', '']);
+    expect(e.dimension).toBe(8);
+    expect(fake.requests.map((r) => r.input)).toEqual([
+      ['alpha', 'beta'],
+      ['gamma', ' '],
+    ]);
+    expect(fake.requests[0]!.authorization).toBe('Bearer sk-test');
+    expect(fake.requests[0]!.model).toBe('nomic-embed');
+    const again = await e.embed(['beta']);
+    expect(Array.from(again[0]!)).toEqual(Array.from(out[1]!));
+    expect(dot(out[0]!, out[0]!)).toBeCloseTo(1, 5);
+    expect(dot(out[0]!, out[1]!)).toBeLessThan(0.99);
+  });
+
+  it('accepts a base URL that already ends in /v1', async () => {
+    const e = new OpenAiEmbedder({ baseUrl: `${fake.url}/v1/`, model: 'm', sleep: instant });
+    expect(await e.embed(['x'])).toHaveLength(1);
+  });
+
+  it('retries 429 and 5xx with backoff, then succeeds', async () => {
+    fake.requests.length = 0;
+    fake.failures.push(429, 503);
+    const waits: number[] = [];
+    const e = new OpenAiEmbedder({
+      baseUrl: fake.url,
+      model: 'm',
+      backoffMs: 100,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    expect(await e.embed(['retry me'])).toHaveLength(1);
+    expect(fake.requests).toHaveLength(3);
+    expect(waits).toEqual([100, 200]);
+  });
+
+  it('gives up after maxAttempts, and never retries other 4xx', async () => {
+    fake.failures.push(500, 500, 500);
+    const e = new OpenAiEmbedder({ baseUrl: fake.url, model: 'm', maxAttempts: 3, sleep: instant });
+    await expect(e.embed(['x'])).rejects.toThrow(/500/);
+    fake.requests.length = 0;
+    fake.failures.push(401);
+    await expect(e.embed(['x'])).rejects.toMatchObject({ retryable: false });
+    expect(fake.requests).toHaveLength(1);
+    const missing = new OpenAiEmbedder({ baseUrl: `${fake.url}/nope`, model: 'm', sleep: instant });
+    await expect(missing.embed(['x'])).rejects.toBeInstanceOf(EmbeddingError);
+  });
+
+  it('retries a refused connection and reports it', async () => {
+    const e = new OpenAiEmbedder({
+      baseUrl: 'http://127.0.0.1:1',
+      model: 'm',
+      maxAttempts: 2,
+      sleep: instant,
+    });
+    await expect(e.embed(['x'])).rejects.toThrow(/embeddings request failed/);
+  });
+});

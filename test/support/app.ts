@@ -1,0 +1,73 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { type Config, parseConfig } from '../../src/config.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import type { RateLimitStore } from '../../src/http/rate-limit/store.js';
+import { freshDatabase } from './db.js';
+
+/** A controllable clock: tests move time instead of sleeping. */
+export class TestClock {
+  constructor(public ms = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  now = (): number => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  clock: TestClock;
+  config: Config;
+  /** A valid token minted in the database for this app. */
+  token: string;
+  request(opts: InjectOptions & { token?: string | null }): Promise<LightMyRequestResponse>;
+  get(url: string, token?: string | null): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: TestClock;
+  rateLimits?: RateLimitStore;
+}
+
+/** A full app on a fresh database, driven through the real HTTP surface with app.inject. */
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const database = await freshDatabase();
+  // Tests raise the rate limits unless they are about rate limits, so unrelated tests never hit 429.
+  const config = parseConfig({
+    RATE_LIMIT_ANONYMOUS: '100000',
+    RATE_LIMIT_TOKEN: '100000',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const clock = opts.clock ?? new TestClock();
+  const deps = await createDeps(config, {
+    db: database.db,
+    now: clock.now,
+    ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+  });
+  const app = await buildApp(deps);
+  await app.ready();
+  const minted = await deps.tokens.create('test');
+  const request: TestApp['request'] = ({ token, ...rest }) => {
+    const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return app.inject({ ...rest, headers });
+  };
+  return {
+    app,
+    deps,
+    clock,
+    config,
+    token: minted.secret,
+    request,
+    get: (url, token = null) => request({ method: 'GET', url, token }),
+    close: async () => {
+      await app.close();
+      await deps.close();
+      await database.drop();
+    },
+  };
+}
