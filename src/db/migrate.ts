@@ -37,12 +37,17 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * An applied migration whose file changed is refused rather than silently diverging.
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version text PRIMARY KEY,
-    name text NOT NULL,
-    checksum text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // CREATE TABLE IF NOT EXISTS is not safe under concurrency in PostgreSQL (two sessions can both
+  // pass the existence check and one fails on pg_type's unique index), so it runs under the lock too.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      name text NOT NULL,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {
