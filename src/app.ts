@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
+import { clientErrorHandler } from './http/client-error.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { type GuardHook, registerGuard } from './http/guard.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
@@ -36,6 +37,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler,
     // The router rejects malformed URL encoding and over-long path parameters before any hook runs; answer those
     // in the envelope too, after the same auth and rate-limit guard as every other request.
     frameworkErrors: (err, request, reply) => {

@@ -50,6 +50,13 @@ export interface Config {
   deepResearchWaitS: number;
   /** host=origin pairs: requests for host go to origin instead (tests and demos only). */
   outboundHostMap: Record<string, string>;
+  /** Outbound time to response headers, and the longest stall between body chunks, ms (default 10000). */
+  outboundHeadersTimeoutMs: number;
+  /**
+   * Ceiling on any one outbound call's whole budget (redirects, retries, waits), ms; 0 (default) leaves every
+   * call its own budget (pages 20 s, ATS APIs 45 s, model calls up to 120 s).
+   */
+  outboundTimeoutCapMs: number;
   userAgentContact: string;
   scrapeIntervalMinutes: number;
   workerId: string;
@@ -201,6 +208,8 @@ export function parseConfig(env: Env): Config {
     parallelApiKey: r.raw('PARALLEL_API_KEY'),
     deepResearchWaitS: r.int('DEEP_RESEARCH_WAIT_S', 150, 1, 3_600),
     outboundHostMap: parseHostMap(r),
+    outboundHeadersTimeoutMs: r.int('OUTBOUND_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    outboundTimeoutCapMs: r.int('OUTBOUND_TIMEOUT_CAP_MS', 0, 0, 3_600_000),
     userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
     scrapeIntervalMinutes: r.int('SCRAPE_INTERVAL_MINUTES', 360, 1, 10_080),
     workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),

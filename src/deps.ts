@@ -15,6 +15,7 @@ import { Metrics } from './metrics.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
+import { createEmbedder } from './search/embedders/index.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
@@ -66,11 +67,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!overrides.rateLimits) closers.push(async () => rateLimits.close?.());
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
     if (config.sampleData) await loadSampleCatalog(db, now());
-    const searchParts = createSearchParts({ db, config, now });
+    const metrics = overrides.metrics ?? new Metrics();
+    const embedder = metrics.timedEmbedder(createEmbedder(config));
+    const searchParts = createSearchParts({ db, config, now, embedder });
     closers.push(() => searchParts.stop());
     // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
     if (config.role !== 'api') searchParts.startCatchUp();
-    const metrics = overrides.metrics ?? new Metrics();
     const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
     if (db instanceof PostgresDb) {
       const { pool } = db;
@@ -97,6 +99,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       embed,
       onOutbound,
       extraDefinitions: [researchParts.definition],
+      observer: metrics.workflowObserver(),
     });
     closers.push(() => pipeline.stop());
     return {

@@ -1,4 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { WorkflowObserver } from './pipeline/engine/types.js';
+import type { Embedder } from './search/embedders/types.js';
 
 /**
  * Every Prometheus metric the service exposes, in one registry per process (tests build several apps in one
@@ -51,6 +53,43 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly embeddingDuration = new Histogram({
+    name: 'frontline_embedding_duration_seconds',
+    help: 'Latency of one embedder call (a search query, or a batch of rows being indexed) by provider',
+    labelNames: ['provider'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+
+  readonly embeddedTexts = new Counter({
+    name: 'frontline_embedded_texts_total',
+    help: 'Texts embedded by provider (queries and catalog rows)',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+
+  readonly workflowRuns = new Counter({
+    name: 'frontline_workflow_runs_total',
+    help: 'Workflow executions ended in this process by workflow and status (succeeded, failed, cancelled)',
+    labelNames: ['workflow', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly workflowRunsInProgress = new Gauge({
+    name: 'frontline_workflow_runs_in_progress',
+    help: 'Workflow executions running in this process by workflow',
+    labelNames: ['workflow'] as const,
+    registers: [this.registry],
+  });
+
+  readonly workflowStepDuration = new Histogram({
+    name: 'frontline_workflow_step_duration_seconds',
+    help: 'Duration of each step attempt by workflow, step family (scrape:x/y is scrape) and status',
+    labelNames: ['workflow', 'step', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+
   private poolStats: (() => { total: number; idle: number; waiting: number }) | undefined;
 
   readonly dbPool = new Gauge({
@@ -68,6 +107,47 @@ export class Metrics {
   /** Reports the database pool's connection counts at every scrape. */
   observePool(stats: () => { total: number; idle: number; waiting: number }): void {
     this.poolStats = stats;
+  }
+
+  /** The workflow engine's observer: run outcomes, runs in progress and step durations. */
+  workflowObserver(): WorkflowObserver {
+    return {
+      runStarted: (workflow) => this.workflowRunsInProgress.inc({ workflow }),
+      runEnded: (workflow, status) => {
+        this.workflowRunsInProgress.dec({ workflow });
+        this.workflowRuns.inc({ workflow, status });
+      },
+      stepAttempted: (workflow, step, status, seconds) =>
+        this.workflowStepDuration.observe({ workflow, step, status }, seconds),
+    };
+  }
+
+  /** The embedder, timed: every embed() call lands in the embedding histogram under the model's provider. */
+  timedEmbedder(inner: Embedder): Embedder {
+    const metrics = this;
+    // The provider is the model id's first segment (`static:…`, `openai:…`): one label value per process.
+    const provider = inner.id.split(':')[0] ?? 'unknown';
+    return {
+      get id() {
+        return inner.id;
+      },
+      // An OpenAI-compatible model learns its dimension from its first answer: read it through, never copy it.
+      get dimension() {
+        return inner.dimension;
+      },
+      get maxBatch() {
+        return inner.maxBatch;
+      },
+      async embed(texts) {
+        const end = metrics.embeddingDuration.startTimer({ provider });
+        try {
+          return await inner.embed(texts);
+        } finally {
+          end();
+          metrics.embeddedTexts.inc({ provider }, texts.length);
+        }
+      },
+    };
   }
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {

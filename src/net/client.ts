@@ -37,6 +37,11 @@ export interface ClientOptions {
   headersTimeoutMs?: number;
   /** Whole-call budget including redirects, retries and their waits, ms (default 30000). */
   totalTimeoutMs?: number;
+  /**
+   * Ceiling on every call's whole budget, including calls that ask for more with `timeoutMs`, ms (default: none).
+   * Operators bound how long one slow or hostile server can hold a workflow step (OUTBOUND_TIMEOUT_CAP_MS).
+   */
+  timeoutCapMs?: number;
   /** Default decompressed body cap, bytes (default 5 MiB: the largest ATS boards are ~3 MB of JSON). */
   maxBytes?: number;
   /** Redirect hops followed (default 5, external-apis.md §5.4). */
@@ -72,7 +77,13 @@ export function clientOptionsFromConfig(
   config: Config,
   onOutcome?: (host: string, outcome: string) => void,
 ): ClientOptions {
-  return { userAgentContact: config.userAgentContact, hostMap: config.outboundHostMap, onOutcome };
+  return {
+    userAgentContact: config.userAgentContact,
+    hostMap: config.outboundHostMap,
+    headersTimeoutMs: config.outboundHeadersTimeoutMs,
+    timeoutCapMs: config.outboundTimeoutCapMs > 0 ? config.outboundTimeoutCapMs : undefined,
+    onOutcome,
+  };
 }
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -101,6 +112,7 @@ export class OutboundClient implements HttpClient {
       connectTimeoutMs: 5_000,
       headersTimeoutMs: 10_000,
       totalTimeoutMs: 30_000,
+      timeoutCapMs: Number.POSITIVE_INFINITY,
       maxBytes: 5 * 1024 * 1024,
       maxRedirects: 5,
       maxAttempts: 3,
@@ -149,7 +161,7 @@ export class OutboundClient implements HttpClient {
   }
 
   private async requestUnobserved(url: string, req: OutboundRequest): Promise<OutboundResponse> {
-    const deadline = this.o.now() + (req.timeoutMs ?? this.o.totalTimeoutMs);
+    const deadline = this.o.now() + Math.min(req.timeoutMs ?? this.o.totalTimeoutMs, this.o.timeoutCapMs);
     let method = req.method ?? 'GET';
     let body = req.body;
     let current = url;

@@ -1,157 +1,198 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PgliteDb } from '../../src/db/pglite.js';
-import type { Db } from '../../src/db/port.js';
-import { freshDatabase, type TestDatabase } from '../support/db.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Child,
-  call,
+  type CrashHarness,
   companySite,
-  type Fixture,
-  type Gate,
   generatePostings,
-  hostMapEnv,
-  startChild,
-  startFixture,
-  startGate,
+  type RunView,
+  startCrashHarness,
 } from './support.js';
 
 /**
- * kill -9 of the process running an onboarding, in the middle of a scrape step, then a restart under the same
- * worker id: the run resumes at the interrupted step (earlier steps are not re-run: no second homepage fetch, no
- * second Greenhouse scrape) and completes with no duplicate jobs. Runs on the embedded database (a PGlite data
- * directory) and, with TEST_DATABASE_URL, on PostgreSQL.
+ * kill -9 of the process running an onboarding, then a restart under the same worker id (DBOS recovers the
+ * runs of its own executor id): the run resumes where it was interrupted, earlier steps are not re-run, and it
+ * completes with no duplicate rows. On the embedded database (a PGlite data directory) and, with
+ * TEST_DATABASE_URL, on PostgreSQL. Two ways to die:
+ *  - in the middle of an outbound request of the scrape step (a gate holds the vendor's answer);
+ *  - in every step in turn, right after the step's body committed its writes and before the engine recorded
+ *    the step as done (test/support/crash-at-step.ts): recovery must run that step again, so this is where a
+ *    step that is not idempotent would duplicate rows.
+ * Each restart boots a real `frontline serve` from the TypeScript sources; the file takes about a minute on two
+ * cores, so it runs with the default suite like the other crash tests.
  */
 
-const TOKEN = 'fl_crash_test_token_0123456789abcdef';
-const GREENHOUSE = 500;
-const LEVER = 20;
+/** The onboarding's steps in order (src/pipeline/workflows/onboard.ts), for a company with two boards. */
+const plan = (token: string) => [
+  'company',
+  'enrich',
+  'discover-boards',
+  'load-boards',
+  `scrape:greenhouse/${token}`,
+  `scrape:lever/${token}`,
+  'finalize',
+];
+const EACH_STEP = plan('').map((_, i) => ({ i, token: `step${i}` }));
 
-let fx: Fixture;
-let gate: Gate;
-let database: TestDatabase | undefined;
-let dataDir: string | undefined;
-const children: Child[] = [];
+const ended = (v: RunView) => v.status !== 'running' && v.status !== 'enqueued';
 
-beforeAll(async () => {
-  fx = await startFixture({
-    greenhouse: { acme: generatePostings(GREENHOUSE, 'g') },
-    lever: { acme: generatePostings(LEVER, 'l') },
-    sites: {
-      'acme.com': companySite('Acme', ['https://boards.greenhouse.io/acme', 'https://jobs.lever.co/acme']),
-    },
-  });
-  gate = await startGate(fx.ats.origin);
-  if (process.env.TEST_DATABASE_URL) {
-    database = await freshDatabase();
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'frontline-crash-'));
-  }
-});
-
-afterAll(async () => {
-  for (const c of children) await c.kill9().catch(() => {});
-  await gate?.close();
-  await fx?.close();
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-function env(): Record<string, string> {
-  return {
-    ...(database?.url ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir as string }),
-    API_TOKENS: TOKEN,
-    DBOS__VMID: 'crash-worker-1',
-    OUTBOUND_HOST_MAP: hostMapEnv(fx.hostMap, { 'api.lever.co': gate.origin }),
-  };
-}
-
-type View = { status: string; steps: Array<{ name: string; status: string }> };
-
-async function view(child: Child, id: string): Promise<View> {
-  const res = await call(child.url, 'GET', `/api/v1/workflows/${id}`, TOKEN);
-  expect(res.status).toBe(200);
-  return res.json.data as unknown as View;
-}
-
-async function until(child: Child, id: string, done: (v: View) => boolean, timeoutMs: number): Promise<View> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await view(child, id);
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; last view ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const greenhouseScrapes = () =>
-  fx.ats.requests.filter(
-    (r) => r.host.startsWith('boards-api.greenhouse.io') && r.path.includes('/acme/jobs'),
-  ).length;
-const homepageFetches = () =>
-  fx.sites.requests.filter((r) => r.host.startsWith('acme.com') && r.path === '/').length;
-
-it('resumes a killed onboarding at the interrupted scrape step without duplicating anything', async () => {
-  const first = await startChild(env());
-  children.push(first);
-  const accepted = await call(first.url, 'POST', '/api/v1/onboard', TOKEN, {
-    name: 'Acme',
-    domain: 'acme.com',
-  });
+async function onboard(h: CrashHarness, child: Child, name: string, domain: string): Promise<string> {
+  const accepted = await h.call(child, 'POST', '/api/v1/onboard', { name, domain });
   expect(accepted.status).toBe(202);
-  const id = (accepted.json.data as unknown as { workflowId: string }).workflowId;
+  return (accepted.json.data as unknown as { workflowId: string }).workflowId;
+}
 
-  // Discovery validated the Lever board through the open gate; from now on Lever requests are held, so the
-  // worker freezes inside the scrape:lever/acme step after scrape:greenhouse/acme (500 postings) committed.
-  await until(
-    first,
-    id,
-    (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
-    180_000,
-  );
-  gate.arm();
-  await gate.waitHeld(180_000);
-  const before = await view(first, id);
-  expect(before.status).toBe('running');
-  expect(before.steps.find((s) => s.name === 'scrape:greenhouse/acme')?.status).toBe('succeeded');
-  const scrapesBefore = greenhouseScrapes();
-  const homepageBefore = homepageFetches();
+async function activeJobs(h: CrashHarness, child: Child, slug: string): Promise<number> {
+  const jobs = await h.call(child, 'GET', `/api/v1/jobs?company=${slug}&limit=50`);
+  return (jobs.json.meta as { total: number }).total;
+}
 
-  await first.kill9();
-  gate.release();
+describe('mid-request kill', () => {
+  const GREENHOUSE = 500;
+  const LEVER = 20;
+  let h: CrashHarness;
+  beforeAll(async () => {
+    h = await startCrashHarness({
+      name: 'crash-mid-request',
+      fixture: {
+        greenhouse: { acme: generatePostings(GREENHOUSE, 'g') },
+        lever: { acme: generatePostings(LEVER, 'l') },
+        sites: {
+          'acme.com': companySite('Acme', [
+            'https://boards.greenhouse.io/acme',
+            'https://jobs.lever.co/acme',
+          ]),
+        },
+      },
+      gate: { upstream: 'ats', hosts: ['api.lever.co'] },
+    });
+  });
+  afterAll(async () => h?.close());
 
-  const second = await startChild(env());
-  children.push(second);
-  const after = await until(second, id, (v) => v.status !== 'running' && v.status !== 'enqueued', 240_000);
-  expect(after.status, JSON.stringify(after)).toBe('succeeded');
-  expect(after.steps.map((s) => s.name)).toEqual([
-    'company',
-    'enrich',
-    'discover-boards',
-    'load-boards',
-    'scrape:greenhouse/acme',
-    'scrape:lever/acme',
-    'finalize',
-  ]);
-  // Completed steps were not re-run after the restart.
-  expect(greenhouseScrapes()).toBe(scrapesBefore);
-  expect(homepageFetches()).toBe(homepageBefore);
+  const greenhouseScrapes = () =>
+    h.fx.ats.requests.filter(
+      (r) => r.host.startsWith('boards-api.greenhouse.io') && r.path.includes('/acme/jobs'),
+    ).length;
+  const homepageFetches = () =>
+    h.fx.sites.requests.filter((r) => r.host.startsWith('acme.com') && r.path === '/').length;
 
-  const jobs = await call(second.url, 'GET', '/api/v1/jobs?company=acme&limit=50', TOKEN);
-  expect((jobs.json.meta as { total: number }).total).toBe(GREENHOUSE + LEVER);
-  await second.stop();
+  it('resumes a killed onboarding at the interrupted scrape step without duplicating anything', async () => {
+    const first = await h.start();
+    const id = await onboard(h, first, 'Acme', 'acme.com');
 
-  const db: Db = database ? database.db : await PgliteDb.open(dataDir);
-  try {
-    const rows = await db.query<{ n: number; distinct_ids: number; companies: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT (source, external_id))::int AS distinct_ids,
-              (SELECT count(*)::int FROM companies WHERE domain = 'acme.com') AS companies
-       FROM jobs WHERE active`,
+    // Discovery validated the Lever board through the open gate; from now on Lever requests are held, so the
+    // worker freezes inside the scrape:lever/acme step after scrape:greenhouse/acme (500 postings) committed.
+    await h.until(
+      first,
+      id,
+      (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
+      180_000,
+    );
+    h.gate.arm();
+    await h.gate.waitHeld(180_000);
+    const before = await h.view(first, id);
+    expect(before.status).toBe('running');
+    expect(before.steps.find((s) => s.name === 'scrape:greenhouse/acme')?.status).toBe('succeeded');
+    const scrapesBefore = greenhouseScrapes();
+    const homepageBefore = homepageFetches();
+
+    await first.kill9();
+    h.gate.release();
+
+    const second = await h.start();
+    const after = await h.until(second, id, ended, 240_000);
+    expect(after.status, JSON.stringify(after)).toBe('succeeded');
+    expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
+    // Completed steps were not re-run after the restart.
+    expect(greenhouseScrapes()).toBe(scrapesBefore);
+    expect(homepageFetches()).toBe(homepageBefore);
+    expect(await activeJobs(h, second, 'acme')).toBe(GREENHOUSE + LEVER);
+
+    const rows = await h.withDb((db) =>
+      db.query<{ n: number; distinct_ids: number; companies: number }>(
+        `SELECT count(*)::int AS n, count(DISTINCT (source, external_id))::int AS distinct_ids,
+                (SELECT count(*)::int FROM companies WHERE domain = 'acme.com') AS companies
+         FROM jobs WHERE active`,
+      ),
     );
     expect(rows[0]).toEqual({ n: GREENHOUSE + LEVER, distinct_ids: GREENHOUSE + LEVER, companies: 1 });
-  } finally {
-    if (!database) await db.close();
-  }
-}, 600_000);
+  }, 600_000);
+});
+
+describe('a kill in each step', () => {
+  const GREENHOUSE = 6;
+  const LEVER = 3;
+  let h: CrashHarness;
+  beforeAll(async () => {
+    const greenhouse: Record<string, ReturnType<typeof generatePostings>> = {};
+    const lever: Record<string, ReturnType<typeof generatePostings>> = {};
+    const sites: Record<string, Record<string, string>> = {};
+    for (const { token } of EACH_STEP) {
+      greenhouse[token] = generatePostings(GREENHOUSE, `${token}-g`);
+      lever[token] = generatePostings(LEVER, `${token}-l`);
+      sites[`${token}.com`] = companySite(token, [
+        `https://boards.greenhouse.io/${token}`,
+        `https://jobs.lever.co/${token}`,
+      ]);
+    }
+    h = await startCrashHarness({ name: 'crash-each-step', fixture: { greenhouse, lever, sites } });
+  });
+  afterAll(async () => h?.close());
+
+  // One company per step. The child started after each crash recovers that company's run, and the next crash
+  // is armed only once that run has finished, so each run dies exactly once, in its own step.
+  it(`kills the worker in each of the ${EACH_STEP.length} onboarding steps; every run resumes there and completes once`, async () => {
+    let child = await h.start();
+    for (const { i, token } of EACH_STEP) {
+      const name = plan(token)[i] as string;
+      h.armCrash(name);
+      const id = await onboard(h, child, token, `${token}.com`);
+      expect(await child.exited, `${name}: the worker should have died\n${child.output().slice(-2000)}`).toBe(
+        'SIGKILL',
+      );
+      expect(h.crashFired(), name).toBe(true);
+      const diedAt = Date.now();
+      // The new child recovers the run while it starts, before it answers /readyz.
+      child = await h.start();
+      const after = await h.until(child, id, ended, 240_000);
+      expect(after.status, `${name}: ${JSON.stringify(after)}`).toBe('succeeded');
+      expect(after.steps.map((s) => s.name)).toEqual(plan(token));
+      // The steps before the one that died kept their checkpoints from the first process; the interrupted
+      // step and everything after it ran in the second one.
+      after.steps.forEach((s, at) => {
+        if (at < i)
+          expect(Date.parse(s.finishedAt ?? ''), `${name}: ${s.name} re-ran`).toBeLessThanOrEqual(diedAt);
+        else expect(Date.parse(s.startedAt ?? ''), `${name}: ${s.name}`).toBeGreaterThanOrEqual(diedAt);
+      });
+      expect(await activeJobs(h, child, token), name).toBe(GREENHOUSE + LEVER);
+      const company = await h.call(child, 'GET', `/api/v1/companies/${token}`);
+      expect(company.json.data, name).toMatchObject({
+        domain: `${token}.com`,
+        activeJobCount: GREENHOUSE + LEVER,
+      });
+    }
+
+    const counts = await h.withDb((db) =>
+      db.query<Record<string, number>>(
+        `SELECT (SELECT count(*)::int FROM companies) AS companies,
+                (SELECT count(DISTINCT domain)::int FROM companies) AS domains,
+                (SELECT count(*)::int FROM boards) AS boards,
+                (SELECT count(DISTINCT (company_id, provider, lower(token)))::int FROM boards) AS distinct_boards,
+                (SELECT count(*)::int FROM jobs) AS jobs,
+                (SELECT count(DISTINCT (source, external_id))::int FROM jobs) AS distinct_jobs,
+                (SELECT count(*)::int FROM jobs WHERE NOT active) AS inactive_jobs,
+                (SELECT count(*)::int FROM company_pipeline WHERE scraped_at IS NULL) AS unscraped`,
+      ),
+    );
+    const n = EACH_STEP.length;
+    expect(counts[0]).toEqual({
+      companies: n,
+      domains: n,
+      boards: 2 * n,
+      distinct_boards: 2 * n,
+      jobs: n * (GREENHOUSE + LEVER),
+      distinct_jobs: n * (GREENHOUSE + LEVER),
+      inactive_jobs: 0,
+      unscraped: 0,
+    });
+  }, 600_000);
+});

@@ -53,7 +53,7 @@ it.skipIf(!serverUrl())(
     const api = await startChild({ ...common, FRONTLINE_ROLE: 'api', DBOS__VMID: 'api-1' });
     children.push(api);
     for (const id of ['worker-1', 'worker-2']) {
-      children.push(await startChild({ ...common, DBOS__VMID: id }, 'worker'));
+      children.push(await startChild({ ...common, DBOS__VMID: id }, { command: 'worker' }));
     }
     const ids: string[] = [];
     for (const c of COMPANIES) {

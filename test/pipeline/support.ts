@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PgliteDb } from '../../src/db/pglite.js';
+import type { Db } from '../../src/db/port.js';
+import { freshDatabase, serverUrl } from '../support/db.js';
 import { type FakeAts, type FakePosting, generatePostings, startFakeAts } from '../support/fake-ats.js';
 import { type FakeSites, startFakeSites } from '../support/fake-site.js';
 
@@ -131,20 +137,32 @@ export async function freePort(): Promise<number> {
 }
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+/** Preload of crash tests: kills the process right after a named step's body (see crash-at-step.ts). */
+export const CRASH_AT_STEP = fileURLToPath(new URL('../support/crash-at-step.ts', import.meta.url));
 
 export interface Child {
   url: string;
   proc: ChildProcess;
   output(): string;
+  /** Resolves once the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
   /** SIGKILL: no shutdown hook runs, like a crashed machine. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
 }
 
+export interface ChildOptions {
+  command?: 'serve' | 'worker';
+  /** Modules loaded before the service (`node --import`), e.g. CRASH_AT_STEP. */
+  preload?: string[];
+}
+
 /** Runs `frontline <command>` (serve by default) from the TypeScript sources in a child process. */
-export async function startChild(env: Record<string, string>, command = 'serve'): Promise<Child> {
+export async function startChild(env: Record<string, string>, opts: ChildOptions = {}): Promise<Child> {
+  const command = opts.command ?? 'serve';
   const port = Number(env.PORT ?? (await freePort()));
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN, command], {
+  const imports = ['tsx', ...(opts.preload ?? [])].flatMap((m) => ['--import', m]);
+  const proc = spawn(process.execPath, [...imports, MAIN, command], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
@@ -163,12 +181,15 @@ export async function startChild(env: Record<string, string>, command = 'serve')
   proc.stderr?.on('data', (d) => {
     out += String(d);
   });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const exited = new Promise<number | NodeJS.Signals | null>((r) =>
+    proc.once('exit', (code, signal) => r(signal ?? code)),
+  );
   const url = `http://127.0.0.1:${port}`;
   const child: Child = {
     url,
     proc,
     output: () => out,
+    exited,
     kill9: async () => {
       proc.kill('SIGKILL');
       await exited;
@@ -218,4 +239,113 @@ export async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as never };
+}
+
+export interface RunView {
+  status: string;
+  steps: Array<{ name: string; status: string; startedAt: string | null; finishedAt: string | null }>;
+  result?: Record<string, unknown>;
+  error?: string;
+}
+
+/**
+ * The shared setup of the crash tests: fake sites and ATS, an optional gate in front of some hosts, one database
+ * that outlives the processes (a PGlite data directory, or with TEST_DATABASE_URL a fresh PostgreSQL database),
+ * and `frontline serve` children that all run under the same worker id, so a restarted child recovers the runs
+ * of the one killed before it. Every child preloads the crash point (test/support/crash-at-step.ts), disarmed
+ * until `armCrash` names a step.
+ */
+export interface CrashHarness {
+  fx: Fixture;
+  gate: Gate;
+  token: string;
+  /** Starts a child and remembers it (killed at the end). */
+  start(): Promise<Child>;
+  /** The next child to execute a step of this name dies right after its body, before the checkpoint. */
+  armCrash(step: string): void;
+  /** Whether the armed crash went off (the file is renamed when it does). */
+  crashFired(): boolean;
+  call: (child: Child, method: string, path: string, body?: unknown) => ReturnType<typeof call>;
+  view(child: Child, id: string): Promise<RunView>;
+  until(child: Child, id: string, done: (v: RunView) => boolean, timeoutMs: number): Promise<RunView>;
+  /** Runs `fn` on the children's database; on PGlite only once no child holds it. */
+  withDb<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface CrashHarnessOptions {
+  name: string;
+  fixture: Parameters<typeof startFixture>[0];
+  /** Hosts whose requests go through the gate, and the fake behind it. */
+  gate?: { upstream: 'ats' | 'sites'; hosts: string[] };
+}
+
+export async function startCrashHarness(opts: CrashHarnessOptions): Promise<CrashHarness> {
+  const fx = await startFixture(opts.fixture);
+  const gate = await startGate(opts.gate?.upstream === 'sites' ? fx.sites.origin : fx.ats.origin);
+  const database = serverUrl() ? await freshDatabase() : undefined;
+  const dir = mkdtempSync(join(tmpdir(), `frontline-${opts.name}-`));
+  const control = join(dir, 'crash-at-step');
+  const token = `fl_${opts.name.replace(/\W/g, '_')}_token_0123456789abcdef`;
+  const children: Child[] = [];
+  const env: Record<string, string> = {
+    ...(database?.url ? { DATABASE_URL: database.url } : { DATA_DIR: join(dir, 'data') }),
+    API_TOKENS: token,
+    DBOS__VMID: `${opts.name}-worker`,
+    CRASH_AT_STEP_FILE: control,
+    OUTBOUND_HOST_MAP: hostMapEnv(
+      fx.hostMap,
+      Object.fromEntries((opts.gate?.hosts ?? []).map((h) => [h, gate.origin])),
+    ),
+  };
+  const harness: CrashHarness = {
+    fx,
+    gate,
+    token,
+    start: async () => {
+      const child = await startChild(env, { preload: [CRASH_AT_STEP] });
+      children.push(child);
+      return child;
+    },
+    armCrash: (step) => {
+      rmSync(`${control}.fired`, { force: true });
+      writeFileSync(control, step);
+    },
+    crashFired: () => existsSync(`${control}.fired`) && !existsSync(control),
+    call: (child, method, path, body) => call(child.url, method, path, token, body),
+    view: async (child, id) => {
+      const res = await call(child.url, 'GET', `/api/v1/workflows/${id}`, token);
+      if (res.status !== 200)
+        throw new Error(`GET /workflows/${id}: ${res.status} ${JSON.stringify(res.json)}`);
+      return res.json.data as unknown as RunView;
+    },
+    until: async (child, id, done, timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const v = await harness.view(child, id);
+        if (done(v)) return v;
+        if (Date.now() > deadline) throw new Error(`timed out waiting; last view ${JSON.stringify(v)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    withDb: async (fn) => {
+      if (database) return fn(database.db);
+      for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) await c.stop();
+      const db = await PgliteDb.open(env.DATA_DIR);
+      try {
+        return await fn(db);
+      } finally {
+        await db.close();
+      }
+    },
+    close: async () => {
+      for (const c of children) await c.kill9().catch(() => {});
+      gate.release();
+      await gate.close();
+      await fx.close();
+      await database?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
 }

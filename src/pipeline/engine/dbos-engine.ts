@@ -5,6 +5,7 @@ import { PgliteDb } from '../../db/pglite.js';
 import type { Db } from '../../db/port.js';
 import { PostgresDb } from '../../db/postgres.js';
 import { dbosLogger, type EngineLogger } from './logger.js';
+import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
 import type {
   EnqueueResult,
@@ -12,6 +13,7 @@ import type {
   StepRunner,
   WorkflowDefinition,
   WorkflowEngine,
+  WorkflowObserver,
   WorkflowView,
 } from './types.js';
 import { toView } from './view.js';
@@ -39,6 +41,8 @@ export interface DbosEngineOptions {
   /** How often the worker polls the queue, ms (DBOS's default is 1000; 200 keeps /onboard responsive). */
   queuePollingMs?: number;
   logger: EngineLogger;
+  /** Told about every run execution and step attempt of this process (metrics); default: nobody. */
+  observer?: WorkflowObserver;
 }
 
 /** DBOS is a process-wide singleton: one launched engine per process. */
@@ -175,10 +179,12 @@ export class DbosEngine implements WorkflowEngine {
     });
   }
 
+  /** The one place workflows and their steps meet DBOS: retry policy, payload re-validation and observation. */
   private register(def: WorkflowDefinition): void {
+    const observe = observed(def.name, this.opts.observer);
     const step = (name: string, fn: () => Promise<unknown>, retry?: Partial<RetryPolicy>) => {
       const policy = { ...def.retry, ...retry };
-      return DBOS.runStep(fn, {
+      return DBOS.runStep(observe.step(name, fn), {
         name,
         retriesAllowed: policy.attempts > 1,
         maxAttempts: policy.attempts,
@@ -188,11 +194,12 @@ export class DbosEngine implements WorkflowEngine {
       });
     };
     DBOS.registerWorkflow(
-      async (payload: unknown) => {
-        // Re-validated at run time: a payload may have waited in the queue across a deploy.
-        if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${def.name}`);
-        return def.run(payload, step as StepRunner);
-      },
+      (payload: unknown) =>
+        observe.run(async () => {
+          // Re-validated at run time: a payload may have waited in the queue across a deploy.
+          if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${def.name}`);
+          return def.run(payload, step as StepRunner);
+        }),
       { name: def.name, maxRecoveryAttempts: 5 },
     );
   }

@@ -59,6 +59,26 @@ export interface WorkflowDefinition<P = unknown, R = unknown> {
   run(payload: P, step: StepRunner): Promise<R>;
 }
 
+/** How one execution of a workflow, or one attempt of a step, ended. */
+export type RunOutcome = 'succeeded' | 'failed' | 'cancelled';
+export type StepOutcome = 'succeeded' | 'skipped' | 'failed';
+
+/**
+ * Told about the work this process executes (metrics). The engine calls it from the one wrapper through which
+ * every workflow and step is registered, so workflows never report anything themselves. Replays are not
+ * reported: a step whose checkpoint a recovered run reads back did not run again.
+ */
+export interface WorkflowObserver {
+  /** An execution began: a dequeued run, or a crashed run recovered by this process. */
+  runStarted(workflow: string): void;
+  runEnded(workflow: string, outcome: RunOutcome): void;
+  /**
+   * One attempt of a step ran for `seconds` (retries are further attempts). `step` is the step's family: the
+   * name up to its first ':' (`scrape:greenhouse/acme` is `scrape`), so labels stay low-cardinality.
+   */
+  stepAttempted(workflow: string, step: string, outcome: StepOutcome, seconds: number): void;
+}
+
 export interface EnqueueResult {
   workflowId: string;
 }

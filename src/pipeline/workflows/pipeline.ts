@@ -9,7 +9,7 @@ import { classifyRole } from '../classify/classify.js';
 import { discoveryWorkflow } from '../discovery/index.js';
 import { DbosEngine } from '../engine/dbos-engine.js';
 import type { EngineLogger } from '../engine/logger.js';
-import type { WorkflowDefinition } from '../engine/types.js';
+import type { WorkflowDefinition, WorkflowObserver } from '../engine/types.js';
 import { createEnricher, fetchCompanyPages } from '../enrich/index.js';
 import { WORKFLOWS_VERSION, workflowCatalog } from './catalog.js';
 import type { PipelineContext } from './context.js';
@@ -32,6 +32,8 @@ export interface PipelineOptions {
   schedulerTickMs?: number;
   /** Workflows of other areas built by the composition root (deep research), registered on this engine. */
   extraDefinitions?: readonly WorkflowDefinition[];
+  /** Told about every run and step this process executes (metrics). */
+  observer?: WorkflowObserver;
 }
 
 /**
@@ -79,6 +81,7 @@ export class Pipeline {
       applicationVersion: WORKFLOWS_VERSION,
       queuePollingMs: opts.queuePollingMs,
       logger,
+      observer: opts.observer,
     });
     this.scheduler = new FreshnessScheduler({
       db,
