@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/port.js';
-import { jobFilterSql, type SqlFragment } from './filters.js';
+import { escapeLike, jobFilterSql, type SqlFragment } from './filters.js';
 import { type JobDetail, type JobFilters, type JobListItem, type RoleCategory, UUID_RE } from './types.js';
 
 /** Read queries over jobs. Lists touch only the page's rows: the order is served by the partial indexes. */
@@ -52,9 +52,10 @@ export async function listJobs(
 }
 
 /**
- * The total for a listing. A short page already tells it. Filters on category and remote only are answered
- * from job_counts (kept exact by a trigger); company and location filters count the matching rows, which their
- * indexes keep to that company's jobs or the trigram matches.
+ * The total for a listing. A short page already tells it. Without a company filter it is a sum over
+ * trigger-maintained counts: job_counts by category and remote, job_place_counts when a location is given (the
+ * same LIKE over each distinct lower(location) instead of over every job). A company filter counts that
+ * company's rows through its index.
  */
 async function countJobs(
   db: Queryable,
@@ -65,16 +66,21 @@ async function countJobs(
 ): Promise<number> {
   if (returned > 0 ? returned < page.limit : page.offset === 0) return page.offset + returned;
   let rows: { n: number }[];
-  if (filters.companySlug === undefined && filters.location === undefined) {
+  if (filters.companySlug === undefined) {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (filters.roleCategories !== undefined) {
       params.push(filters.roleCategories);
-      conditions.push('role_category = ANY($1::text[])');
+      conditions.push(`role_category = ANY($${params.length}::text[])`);
     }
     if (filters.remoteOnly) conditions.push('remote');
+    if (filters.location !== undefined) {
+      params.push(`%${escapeLike(filters.location.toLowerCase())}%`);
+      conditions.push(`place LIKE $${params.length}`);
+    }
+    const table = filters.location === undefined ? 'job_counts' : 'job_place_counts';
     rows = await db.query<{ n: number }>(
-      `SELECT coalesce(sum(n), 0)::int AS n FROM job_counts${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
+      `SELECT coalesce(sum(n), 0)::int AS n FROM ${table}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
       params,
     );
   } else {

@@ -487,11 +487,14 @@ describe('HTTP behaviour of catalog reads', () => {
 describe('job_counts (totals without count(*))', () => {
   const CATEGORIES = ['fde', 'solutions_engineer', 'csm', 'sales_engineer', 'engineering', 'product', 'data'];
 
+  // Substrings of the fixtures' locations, including LIKE wildcards that must match literally.
+  const PLACES = ['berlin', 'GERMANY', 'remote', 'e_eu', '100%', 'york', 'a', 'nowhere'];
+
   async function expectExactTotals(label: string) {
-    const rows = await t.deps.db.query<{ role_category: string; remote: boolean; n: number }>(
-      'SELECT role_category, remote, count(*)::int AS n FROM jobs WHERE active GROUP BY 1, 2',
+    const rows = await t.deps.db.query<{ role_category: string; remote: boolean; place: string; n: number }>(
+      'SELECT role_category, remote, lower(location) AS place, count(*)::int AS n FROM jobs WHERE active GROUP BY 1, 2, 3',
     );
-    const count = (pred: (r: { role_category: string; remote: boolean }) => boolean) =>
+    const count = (pred: (r: { role_category: string; remote: boolean; place: string }) => boolean) =>
       rows.filter(pred).reduce((n, r) => n + r.n, 0);
     // limit=1 forces the counting path (a full first page never short-circuits the total).
     const total = async (q: string) => (await json(`/api/v1/jobs?limit=1&${q}`)).body.meta.total;
@@ -501,6 +504,17 @@ describe('job_counts (totals without count(*))', () => {
       expect(await total(`role_category=${c}`), `${label} ${c}`).toBe(count((r) => r.role_category === c));
       expect(await total(`role_category=${c}&remote_only=true`), `${label} ${c} remote`).toBe(
         count((r) => r.role_category === c && r.remote),
+      );
+    }
+    for (const place of PLACES) {
+      const at = (r: { place: string }) => r.place.includes(place.toLowerCase());
+      const q = `location=${encodeURIComponent(place)}`;
+      expect(await total(q), `${label} ${place}`).toBe(count(at));
+      expect(await total(`${q}&remote_only=true`), `${label} ${place} remote`).toBe(
+        count((r) => at(r) && r.remote),
+      );
+      expect(await total(`${q}&role_category=engineering`), `${label} ${place} engineering`).toBe(
+        count((r) => at(r) && r.role_category === 'engineering'),
       );
     }
     expect((await json('/api/v1/stats')).body.data.totalJobs, label).toBe(count(() => true));
@@ -517,6 +531,8 @@ describe('job_counts (totals without count(*))', () => {
       "UPDATE jobs SET remote = NOT remote WHERE title LIKE '%Engineer 2%' OR role_category = 'csm'",
     );
     await expectExactTotals('remote flip');
+    await db.query("UPDATE jobs SET location = 'Remote - Germany' WHERE title LIKE '%Engineer 5%'");
+    await expectExactTotals('location change');
     await db.query("UPDATE jobs SET active = false WHERE title LIKE '%Engineer 3%'");
     await db.query('UPDATE jobs SET active = true WHERE id = $1', [ids.closed]);
     await expectExactTotals('activation');
