@@ -89,6 +89,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'X-Request-Id'],
+    // Joined once here: the plugin would join an array on every request.
     exposedHeaders: [
       'X-Api-Tier',
       'X-RateLimit-Limit',
@@ -98,7 +99,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
       'Retry-After',
       'ETag',
       'X-Request-Id',
-    ],
+    ].join(', '),
     credentials: false,
     maxAge: 600,
   });

@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server URL; unset means the embedded PGlite database in dataDir. */
   databaseUrl: string | undefined;
+  /** The embedded database's page cache (PostgreSQL shared_buffers) in MB; it lives in the process's memory. */
+  embeddedCacheMb: number;
   /** Max connections in the node-postgres pool (server mode only). */
   databasePoolSize: number;
   /** Per-statement timeout in ms (server mode only). */
@@ -171,6 +173,7 @@ export function parseConfig(env: Env): Config {
     port: r.int('PORT', 3000, 0, 65535),
     dataDir: r.str('DATA_DIR', './data'),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 32, 1, 65_536),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),

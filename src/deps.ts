@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
@@ -7,10 +8,10 @@ import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import type { Db } from './db/port.js';
 import { PostgresDb } from './db/postgres.js';
-import { RedisRateLimitStore } from './http/rate-limit/redis-store.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.js';
 import { ResponseCache } from './http/response-cache.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
+import { componentLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
@@ -63,13 +64,23 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // REDIS_URL shares one allowance across every API process; otherwise limits are per process.
     const rateLimits: RateLimitStore =
       overrides.rateLimits ??
-      (config.redisUrl ? new RedisRateLimitStore({ url: config.redisUrl }) : new MemoryRateLimitStore());
+      (config.redisUrl ? await redisStore(config.redisUrl) : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(async () => rateLimits.close?.());
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
     if (config.sampleData) await loadSampleCatalog(db, now());
     const metrics = overrides.metrics ?? new Metrics();
     const embedder = metrics.timedEmbedder(createEmbedder(config));
-    const searchParts = createSearchParts({ db, config, now, embedder });
+    const searchParts = createSearchParts({
+      db,
+      config,
+      now,
+      embedder,
+      logger: componentLogger(config, 'search'),
+      // The snapshot describes one database: only the embedded one this process opened from its data directory.
+      ...(!overrides.db && db.kind === 'pglite'
+        ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
+        : {}),
+    });
     closers.push(() => searchParts.stop());
     // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
     if (config.role !== 'api') searchParts.startCatchUp();
@@ -127,4 +138,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!overrides.db) await db.close().catch(() => {});
     throw err;
   }
+}
+
+/** ioredis is imported only when REDIS_URL is set: one process on the embedded database never loads it. */
+async function redisStore(url: string): Promise<RateLimitStore> {
+  const { RedisRateLimitStore } = await import('./http/rate-limit/redis-store.js');
+  return new RedisRateLimitStore({ url });
 }

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import type { Config } from './config.js';
 
 /** pino options: JSON lines in production, pretty in a terminal; credentials are redacted wherever they appear. */
@@ -19,4 +20,9 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
         }
       : {}),
   };
+}
+
+/** A logger for work outside requests (background indexing), with the same redaction and format as requests. */
+export function componentLogger(config: Config, component: string): pino.Logger {
+  return pino({ ...(loggerOptions(config) as pino.LoggerOptions), base: { component } });
 }

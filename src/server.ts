@@ -19,6 +19,8 @@ export async function runServer(config: Config): Promise<RunningServer> {
     // FRONTLINE_ROLE=all (default) runs the embedded worker and the freshness scheduler here; =api only enqueues.
     await deps.pipeline.start();
     const url = await app.listen({ host: config.host, port: config.port });
+    // After listen: a restart answers catalog reads at once while the search index loads behind them.
+    deps.searchParts.warm();
     return {
       url,
       stop: async () => {

@@ -5,7 +5,10 @@ import { PostgresDb } from './postgres.js';
 
 /** DATABASE_URL selects a PostgreSQL server; otherwise the embedded database lives in DATA_DIR. */
 export async function openDb(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseStatementTimeoutMs'>,
+  config: Pick<
+    Config,
+    'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseStatementTimeoutMs' | 'embeddedCacheMb'
+  >,
 ): Promise<Db> {
   if (config.databaseUrl) {
     return new PostgresDb({
@@ -14,5 +17,5 @@ export async function openDb(
       statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
   }
-  return PgliteDb.open(config.dataDir);
+  return PgliteDb.open(config.dataDir, { cacheMb: config.embeddedCacheMb });
 }

@@ -17,8 +17,11 @@ export class PgliteDb implements Db {
     private readonly lockFile: string | undefined,
   ) {}
 
-  /** dataDir undefined = in-memory (tests). */
-  static async open(dataDir: string | undefined): Promise<PgliteDb> {
+  /**
+   * dataDir undefined = in-memory (tests). cacheMb sets shared_buffers: PostgreSQL's default 128 MB sits inside
+   * the WASM heap, which never shrinks, and pages it does not hold are one file read away in the OS page cache.
+   */
+  static async open(dataDir: string | undefined, opts: { cacheMb?: number } = {}): Promise<PgliteDb> {
     let lockFile: string | undefined;
     let dir: string | undefined;
     if (dataDir !== undefined) {
@@ -28,7 +31,10 @@ export class PgliteDb implements Db {
       acquireLock(lockFile);
     }
     try {
-      const pg = await PGlite.create(dir ?? 'memory://', { extensions: { pg_trgm } });
+      const startParams = opts.cacheMb
+        ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.cacheMb}MB`]
+        : PGlite.defaultStartParams;
+      const pg = await PGlite.create(dir ?? 'memory://', { extensions: { pg_trgm }, startParams });
       return new PgliteDb(pg, lockFile);
     } catch (err) {
       if (lockFile) rmSync(lockFile, { force: true });

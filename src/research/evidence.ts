@@ -1,6 +1,6 @@
-import { load } from 'cheerio';
 import { parse as parseDomain } from 'tldts';
 import { type HttpClient, OutboundError } from '../net/types.js';
+import { loadHtml } from '../sources/html.js';
 import type { ResearchMode } from './dossier.js';
 import { peopleOf } from './people.js';
 import { type EvidencePage, ResearchError, type ResearchSubject } from './types.js';
@@ -50,7 +50,7 @@ const sameSite = (url: URL, domain: string): boolean =>
 const canonical = (url: URL): string => `${url.origin}${url.pathname.replace(/\/+$/, '') || '/'}`;
 
 export function readPage(url: string, kind: string, html: string, maxTextChars: number): EvidencePage {
-  const $ = load(html);
+  const $ = loadHtml(html);
   const jsonLd: unknown[] = [];
   $('script[type="application/ld+json"]').each((_, el) => {
     try {
@@ -89,7 +89,7 @@ export function readPage(url: string, kind: string, html: string, maxTextChars: 
 }
 
 function linksOf(html: string, base: string): { url: URL; text: string }[] {
-  const $ = load(html);
+  const $ = loadHtml(html);
   const out: { url: URL; text: string }[] = [];
   $('a[href]').each((_, el) => {
     try {

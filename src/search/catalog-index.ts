@@ -1,5 +1,6 @@
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
+import { readSnapshot, writeSnapshot } from './index-snapshot.js';
 import { type Hit, VectorIndex } from './vector-index.js';
 
 /**
@@ -39,6 +40,13 @@ export interface CatalogIndexOptions {
   lagMs?: number;
   /** Full reload period in ms (default 10 minutes on PostgreSQL, never on PGlite). */
   fullReloadMs?: number;
+  /**
+   * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
+   * bulk load at start, written after a bulk load and by saveSnapshot().
+   */
+  snapshotPath?: string;
+  /** Background failures (snapshot writes) that must be logged but not thrown. */
+  onError?: (err: unknown, msg: string) => void;
 }
 
 interface JobRow {
@@ -63,8 +71,11 @@ interface CompanyRow {
   vector: Uint8Array | null;
 }
 
-/** Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) to tens of MB. */
-const BULK_CHUNK = 20_000;
+/**
+ * Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) and, on PGlite, how long one
+ * query holds the event loop (~90 ms); requests get a turn between chunks.
+ */
+const BULK_CHUNK = 5_000;
 
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
@@ -100,6 +111,10 @@ export class CatalogIndex {
   private marks: { at: number; seq: number }[] = [];
   private lastFull = 0;
   private loaded = false;
+  private closed = false;
+  private pendingSave: NodeJS.Immediate | undefined;
+  /** Where the last full load came from (start-up logs and tests read it). */
+  loadedFrom: 'snapshot' | 'database' | undefined;
   private inflight: Promise<void> | undefined;
   private readonly now: () => number;
   private readonly lagMs: number;
@@ -168,13 +183,18 @@ export class CatalogIndex {
     this.marks.push({ at: now, seq: max });
   }
 
-  /** Start-up and periodic full reload: two bulk reads (companies, then active jobs with their vectors). */
+  /**
+   * Start-up and periodic full reload: two bulk reads (companies, then active jobs with their vectors). At
+   * start a valid snapshot replaces them, and the change feed brings it up to date.
+   */
   private async loadAll(now: number): Promise<void> {
-    this.jobs.clear();
-    this.companies.clear();
-    this.slugToCompany.clear();
-    this.places.clear();
-    this.marks = [];
+    this.clearAll();
+    if (!this.loaded && this.opts.snapshotPath && (await this.loadSnapshot(this.opts.snapshotPath, now))) {
+      this.loaded = true;
+      this.loadedFrom = 'snapshot';
+      await this.doRefresh();
+      return;
+    }
     // Read the sequence first: anything drawn after this point is re-read by the next delta.
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
     for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
@@ -183,6 +203,93 @@ export class CatalogIndex {
     this.marks.push({ at: now, seq: this.seen });
     this.lastFull = now;
     this.loaded = true;
+    this.loadedFrom = 'database';
+    // Off the request that triggered the load; the index is read synchronously, so the file is consistent.
+    if (this.opts.snapshotPath) {
+      this.pendingSave = setImmediate(() => {
+        this.pendingSave = undefined;
+        this.saveSnapshot();
+      });
+    }
+  }
+
+  /** Saves the snapshot one last time; nothing is written after this. */
+  close(): void {
+    if (this.pendingSave) clearImmediate(this.pendingSave);
+    this.saveSnapshot();
+    this.closed = true;
+  }
+
+  private clearAll(): void {
+    this.jobs.clear();
+    this.companies.clear();
+    this.slugToCompany.clear();
+    this.places.clear();
+    this.marks = [];
+  }
+
+  /** Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). */
+  private async loadSnapshot(path: string, now: number): Promise<boolean> {
+    const snap = readSnapshot(path, this.opts.model);
+    if (!snap) return false;
+    const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+    if ((last?.v ?? 0) < snap.seen) return false;
+    this.companies.reserve(snap.companies.length, snap.dims);
+    this.jobs.reserve(snap.jobs.length, snap.dims);
+    for (const c of snap.companies) this.putCompany({ ...c, seq: 0, vector: null }, c.vector);
+    for (let i = 0; i < snap.jobs.length; i++) {
+      // The index is empty here: no previous attributes to unplace, locations already lower-cased.
+      const j = snap.jobs[i]!;
+      this.places.set(j.location, (this.places.get(j.location) ?? 0) + 1);
+      const attrs: JobAttrs = {
+        companyId: j.companyId,
+        role: j.role,
+        location: j.location,
+        remote: j.remote,
+      };
+      this.jobs.upsert(j.id, attrs, j.vector);
+      // Requests arriving during a restart's warm-up get a turn every few thousand rows.
+      if (i % 5_000 === 4_999) await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.seen = snap.seen;
+    this.marks.push({ at: now, seq: snap.seen });
+    this.lastFull = now;
+    return true;
+  }
+
+  /**
+   * Writes the index to the snapshot file, complete up to the feed position every process is known to have
+   * read (the safe mark), so the next start re-reads anything that might have committed out of order.
+   * Failures are reported, never thrown: the snapshot only saves start-up time.
+   */
+  saveSnapshot(): boolean {
+    const path = this.opts.snapshotPath;
+    if (!path || !this.loaded || this.closed) return false;
+    try {
+      const companies = [...this.companies.entries()].map(([id, a]) => ({
+        id,
+        name: a.name,
+        slug: a.slug,
+        category: a.category,
+        tags: [...a.tags],
+        active: a.active,
+        vector: this.companies.vectorOf(id),
+      }));
+      const jobs = [...this.jobs.entries()].map(([id, a]) => ({
+        id,
+        companyId: a.companyId,
+        role: a.role,
+        location: a.location,
+        remote: a.remote,
+        vector: this.jobs.vectorOf(id),
+      }));
+      const dims = this.jobs.dimension || this.companies.dimension;
+      writeSnapshot(path, { model: this.opts.model, dims, seen: this.safeMark(this.now()), companies, jobs });
+      return true;
+    } catch (err) {
+      this.opts.onError?.(err, 'search index snapshot could not be written');
+      return false;
+    }
   }
 
   /**
@@ -233,10 +340,12 @@ export class CatalogIndex {
         });
       }
       after = chunk.last;
+      // On PGlite the next chunk would otherwise be queued before any waiting request's query.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  private putCompany(r: CompanyRow): number {
+  private putCompany(r: CompanyRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
     const old = this.companies.attributes(r.id);
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
@@ -248,7 +357,7 @@ export class CatalogIndex {
       tags: new Set(r.tags ?? []),
       active: r.active,
     };
-    this.companies.upsert(r.id, attrs, r.vector ? bytesToVector(r.vector) : null);
+    this.companies.upsert(r.id, attrs, vector);
     return r.seq;
   }
 
@@ -258,7 +367,7 @@ export class CatalogIndex {
     this.companies.remove(id);
   }
 
-  private putJob(r: JobRow): number {
+  private putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
     if (!r.active) {
       this.removeJob(r.id);
       return r.seq;
@@ -268,7 +377,7 @@ export class CatalogIndex {
     if (old) this.unplace(old.location);
     this.places.set(location, (this.places.get(location) ?? 0) + 1);
     const attrs: JobAttrs = { companyId: r.company_id, role: r.role_category, location, remote: r.remote };
-    this.jobs.upsert(r.id, attrs, r.vector ? bytesToVector(r.vector) : null);
+    this.jobs.upsert(r.id, attrs, vector);
     return r.seq;
   }
 

@@ -22,6 +22,11 @@ export interface SearchParts {
   indexer: EmbeddingIndexer;
   /** Starts the background catch-up (workers and the all-in-one role; not API-only processes). */
   startCatchUp(intervalMs?: number): void;
+  /**
+   * Loads the in-process index in the background (API processes, once listening), so the first search does
+   * not pay for it. Searches before it finishes wait for the same load.
+   */
+  warm(): void;
   /** Resolves when the catch-up in flight, if any, has finished (tests and the sample loader await it). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -33,6 +38,8 @@ export interface SearchPartsOptions {
   now: () => number;
   embedder?: Embedder;
   logger?: SearchLogger;
+  /** Where the index snapshot lives; only for a database this process owns (the embedded one). */
+  snapshotPath?: string;
 }
 
 /** Full catch-up period in ms: rows written without embedIds (another process, a failed call) get embedded. */
@@ -51,7 +58,12 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       .catch((err: unknown) => warn(err, 'embedding catch-up failed; retried later'));
     return pending;
   };
-  const index = new CatalogIndex(opts.db, { model: embedder.id, now: opts.now });
+  const index = new CatalogIndex(opts.db, {
+    model: embedder.id,
+    now: opts.now,
+    ...(opts.snapshotPath ? { snapshotPath: opts.snapshotPath } : {}),
+    onError: warn,
+  });
   const search = new HybridSearch({
     db: opts.db,
     index,
@@ -67,10 +79,16 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     startCatchUp(intervalMs = CATCH_UP_INTERVAL_MS) {
       if (running) return;
       running = true;
-      // One full pass at start (it also picks up a model change), then only rows changed since.
-      void enqueue(() => indexer.catchUp());
+      // A full pass on first start or after a model change, otherwise the rows changed since the recorded mark;
+      // then only rows changed since.
+      void enqueue(() => indexer.resume());
       timer = setInterval(() => void enqueue(() => indexer.catchUpChanges()), intervalMs);
       timer.unref();
+    },
+    warm() {
+      index
+        .refresh()
+        .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'));
     },
     idle: async () => {
       await pending;
@@ -79,6 +97,8 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       running = false;
       if (timer) clearInterval(timer);
       await pending;
+      // The next start reads this instead of bulk-loading every vector from the database.
+      index.close();
     },
   };
 }

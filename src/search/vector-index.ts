@@ -33,8 +33,24 @@ export class VectorIndex<A> {
     return slot === undefined ? undefined : this.attrs[slot];
   }
 
+  /** The stored vector of a row (a view, valid until the next write), or null when it has none. */
+  vectorOf(id: string): Float32Array | null {
+    const slot = this.slots.get(id);
+    if (slot === undefined || this.hasVector[slot] !== 1) return null;
+    return this.data.subarray(slot * this.dims, (slot + 1) * this.dims);
+  }
+
   *entries(): IterableIterator<[string, A]> {
     for (const [id, slot] of this.slots) yield [id, this.attrs[slot]!];
+  }
+
+  /** Sizes the storage for `rows` rows of `dims` floats up front (a bulk load then never re-copies it). */
+  reserve(rows: number, dims: number): void {
+    if (this.dims === 0 && dims > 0) {
+      this.dims = dims;
+      this.data = new Float32Array(this.capacity * dims);
+    }
+    this.ensureCapacity(rows);
   }
 
   /** Inserts or replaces a row; a null vector keeps the row filterable but out of semantic results. */

@@ -1,5 +1,5 @@
 /** Turning vendor HTML into the clean text stored as a posting's description, and small field helpers. */
-import { load } from 'cheerio';
+import { loadHtml } from './html.js';
 
 /** The parts of a parsed DOM node this module reads (cheerio's domhandler nodes, structurally). */
 interface DomNode {
@@ -64,7 +64,7 @@ export function decodeEntities(s: string): string {
 /** HTML fragment → readable text: block elements become paragraphs, list items bullets, whitespace collapsed. */
 export function htmlToText(html: string | null | undefined): string {
   if (!html) return '';
-  const root = load(html, FAST_PARSER, false).root()[0] as unknown as DomNode;
+  const root = loadHtml(html, FAST_PARSER, false).root()[0] as unknown as DomNode;
   const out: string[] = [];
   const walk = (node: DomNode): void => {
     if (node.type === 'text') {

@@ -43,6 +43,14 @@ async function pgliteTemplate(): Promise<string> {
   return dir;
 }
 
+/** A data directory holding a migrated, empty embedded database, for a service that opens it itself. */
+export async function freshDataDir(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'frontline-test-data-'));
+  cpSync(await pgliteTemplate(), dir, { recursive: true });
+  rmSync(join(dir, 'frontline.pid'), { force: true });
+  return dir;
+}
+
 export async function freshDatabase(
   base = serverUrl(),
   opts: { statementTimeoutMs?: number } = {},

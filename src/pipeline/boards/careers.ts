@@ -2,10 +2,11 @@
  * Finding a company's careers page(s), cheapest first (external-apis.md §4.1): links on the homepage scored by
  * keyword and host, then common paths and careers./jobs. subdomains, then the sitemap.
  */
-import { load } from 'cheerio';
+
 import { getDomain } from 'tldts';
 import type { HttpClient, OutboundResponse } from '../../net/types.js';
 import { OutboundError } from '../../net/types.js';
+import { loadHtml } from '../../sources/html.js';
 
 const KEYWORDS =
   /\b(careers?|jobs?|join(?:[- ]us)?|work(?:ing)?[- ](?:with|for|at)[- ]us|hiring|open[- ](?:positions|roles)|opportunities|vacancies|we'?re[- ]hiring)\b/i;
@@ -38,7 +39,7 @@ export interface ScoredLink {
 
 /** Links on a page that look like careers pages, best first. */
 export function careersLinks(html: string, pageUrl: string): ScoredLink[] {
-  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } }, false);
+  const $ = loadHtml(html, { xml: { xmlMode: false, decodeEntities: true } }, false);
   const site = getDomain(new URL(pageUrl).hostname);
   const best = new Map<string, number>();
   $('a[href]').each((_, el) => {

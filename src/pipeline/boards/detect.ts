@@ -3,7 +3,7 @@
  * <script src> and <link href>, then inline scripts and JSON for known API hosts and embed markers. Pure: it only
  * reads HTML; validation against the vendor API happens in discover.ts.
  */
-import { load } from 'cheerio';
+import { loadHtml } from '../../sources/html.js';
 import type { Provider } from '../../sources/types.js';
 import type { BoardEvidence } from './types.js';
 
@@ -92,7 +92,7 @@ function tokensIn(text: string, evidence: BoardEvidence, source: string): BoardC
 
 /** Every ATS board the page points at, strongest evidence first, deduplicated by (provider, token). */
 export function detectBoards(html: string, finalUrl: string): BoardCandidate[] {
-  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } }, false);
+  const $ = loadHtml(html, { xml: { xmlMode: false, decodeEntities: true } }, false);
   const found: BoardCandidate[] = [...tokensIn(finalUrl, 'final_url', finalUrl)];
   const attr = (selector: string, name: string, evidence: BoardEvidence) => {
     $(selector).each((_, el) => {

@@ -1,5 +1,5 @@
-import { load } from 'cheerio';
 import { type HttpClient, OutboundError, type OutboundResponse } from '../../net/types.js';
+import { loadHtml } from '../../sources/html.js';
 import type { DiscoveryResult } from '../boards/types.js';
 import { DomainError, normalizeDomain } from '../domain.js';
 import { messageOf } from '../engine/view.js';
@@ -81,7 +81,7 @@ function fromOutbound(err: OutboundError, what: string): Validation {
 
 /** og:site_name, else the <title>'s first segment, else the domain's first label capitalized. */
 export function siteNameOf(html: string, domain: string): string {
-  const $ = load(html);
+  const $ = loadHtml(html);
   const og = $('meta[property="og:site_name"]').attr('content')?.trim();
   const title = $('title')
     .first()

@@ -2,7 +2,7 @@
  * Facts read directly from a company's HTML: name, one-liner, description, social links, and the visible text
  * the lexicon scores. Pure functions over fetched pages.
  */
-import { load } from 'cheerio';
+import { loadHtml } from '../../sources/html.js';
 import { htmlToText } from '../../sources/text.js';
 import type { FetchedPage, SocialLinks } from './types.js';
 
@@ -61,7 +61,7 @@ const SOCIAL: Array<[keyof SocialLinks, RegExp]> = [
 ];
 
 export function extractPage(page: FetchedPage, domain: string): PageFacts {
-  const $ = load(page.html, PARSER);
+  const $ = loadHtml(page.html, PARSER);
   const meta = (sel: string) => clean($(sel).attr('content'));
   const title = clean($('title').first().text());
   const h1 = clean($('h1').first().text());

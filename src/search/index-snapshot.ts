@@ -1,0 +1,137 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The in-process search index saved to a file beside the embedded database, so a restart reads one file
+ * (~0.2 s at 100k jobs) instead of pulling every vector through PGlite (~3 s of blocked event loop and ~100 MB
+ * of WASM heap that never shrinks). The snapshot records the change-feed position it is complete up to; the
+ * feed (search_seq > seen, tombstones included) then brings it up to date, so an old snapshot is never wrong,
+ * only slower to catch up.
+ *
+ * Layout: 8-byte magic, u32 LE length of a JSON header, the header (model, dims, seen, the rows' attributes in
+ * columns), then the float32 vectors of the rows that have one, companies first, in header order.
+ */
+
+const MAGIC = 'FLSNAP02';
+
+export interface SnapshotJob {
+  id: string;
+  companyId: string;
+  role: string;
+  location: string;
+  remote: boolean;
+  vector: Float32Array | null;
+}
+
+export interface SnapshotCompany {
+  id: string;
+  name: string;
+  slug: string;
+  category: string;
+  tags: string[];
+  active: boolean;
+  vector: Float32Array | null;
+}
+
+export interface Snapshot {
+  model: string;
+  dims: number;
+  /** Every change with a feed seq at or below this is in the snapshot. */
+  seen: number;
+  companies: SnapshotCompany[];
+  jobs: SnapshotJob[];
+}
+
+interface Header {
+  model: string;
+  dims: number;
+  seen: number;
+  companies: Omit<SnapshotCompany, 'vector'>[];
+  companyHasVector: string;
+  jobs: {
+    ids: string[];
+    companyIds: string[];
+    roles: string[];
+    locations: string[];
+    remote: string;
+    hasVector: string;
+  };
+}
+
+export function writeSnapshot(path: string, s: Snapshot): void {
+  const withVectors = [...s.companies, ...s.jobs].filter((r) => r.vector !== null);
+  const header: Header = {
+    model: s.model,
+    dims: s.dims,
+    seen: s.seen,
+    companies: s.companies.map(({ vector: _v, ...rest }) => rest),
+    companyHasVector: s.companies.map((c) => (c.vector ? '1' : '0')).join(''),
+    jobs: {
+      ids: s.jobs.map((j) => j.id),
+      companyIds: s.jobs.map((j) => j.companyId),
+      roles: s.jobs.map((j) => j.role),
+      locations: s.jobs.map((j) => j.location),
+      remote: s.jobs.map((j) => (j.remote ? '1' : '0')).join(''),
+      hasVector: s.jobs.map((j) => (j.vector ? '1' : '0')).join(''),
+    },
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const vectors = new Float32Array(withVectors.length * s.dims);
+  withVectors.forEach((r, i) => {
+    vectors.set(r.vector as Float32Array, i * s.dims);
+  });
+  const prefix = Buffer.alloc(12);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(json.length, 8);
+  mkdirSync(dirname(path), { recursive: true });
+  // Written beside and renamed into place: a crash mid-write leaves the previous snapshot, never half of one.
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat([prefix, json, Buffer.from(vectors.buffer)]));
+  renameSync(tmp, path);
+}
+
+/** The snapshot at `path` for this model, or undefined when there is none or it is unreadable (it is then deleted). */
+export function readSnapshot(path: string, model: string): Snapshot | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (buf.toString('latin1', 0, 8) !== MAGIC) throw new Error('unknown format');
+    const length = buf.readUInt32LE(8);
+    const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Header;
+    if (header.model !== model) return undefined;
+    // Copied once into an aligned buffer; rows then take views into it.
+    const body = new Uint8Array(buf.length - 12 - length);
+    body.set(buf.subarray(12 + length));
+    const floats = new Float32Array(body.buffer);
+    const dims = header.dims;
+    let next = 0;
+    const take = (has: boolean): Float32Array | null => {
+      if (!has) return null;
+      const v = floats.subarray(next * dims, (next + 1) * dims);
+      next++;
+      return v;
+    };
+    const companies = header.companies.map((c, i) => ({
+      ...c,
+      vector: take(header.companyHasVector[i] === '1'),
+    }));
+    const j = header.jobs;
+    const jobs = j.ids.map((id, i) => ({
+      id,
+      companyId: j.companyIds[i]!,
+      role: j.roles[i]!,
+      location: j.locations[i]!,
+      remote: j.remote[i] === '1',
+      vector: take(j.hasVector[i] === '1'),
+    }));
+    if (next * dims !== floats.length) throw new Error('vector count does not match the header');
+    return { model: header.model, dims, seen: header.seen, companies, jobs };
+  } catch {
+    rmSync(path, { force: true });
+    return undefined;
+  }
+}

@@ -1,0 +1,125 @@
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
+import { PgliteDb } from '../../src/db/pglite.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { readSnapshot, writeSnapshot } from '../../src/search/index-snapshot.js';
+import { freshDataDir, serverUrl } from '../support/db.js';
+import { SEARCH_TEST_CACHE_DIR } from './support.js';
+
+/**
+ * The embedded service saves its search index beside the database and reads it at the next start instead of
+ * bulk-loading every vector; the change feed then applies whatever changed while it was down. Embedded only:
+ * a PostgreSQL-backed process never writes one.
+ */
+describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => {
+  let dir: string;
+  const snapshotFile = () => join(dir, 'search-index.snapshot');
+
+  async function start(): Promise<Deps> {
+    const config = parseConfig({
+      DATA_DIR: dir,
+      SAMPLE_DATA: '1',
+      LOG_LEVEL: 'silent',
+      FRONTLINE_ROLE: 'all',
+    });
+    const deps = await createDeps(config);
+    await deps.searchParts.idle();
+    await deps.searchParts.index.refresh();
+    return deps;
+  }
+
+  /** Active job ids with a current embedding, as the database has them. */
+  async function expectedJobs(deps: Deps): Promise<string[]> {
+    const rows = await deps.db.query<{ id: string }>(
+      `SELECT j.id FROM jobs j JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1 WHERE j.active ORDER BY j.id`,
+      [deps.searchParts.embedder.id],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  const indexedJobs = (deps: Deps) =>
+    [...deps.searchParts.index.jobs.entries()]
+      .filter(([id]) => deps.searchParts.index.jobs.vectorOf(id) !== null)
+      .map(([id]) => id)
+      .sort();
+
+  beforeAll(async () => {
+    dir = await freshDataDir();
+    // Share the word-vector cache instead of rebuilding it (~10 s) for this data directory.
+    mkdirSync(SEARCH_TEST_CACHE_DIR, { recursive: true });
+    symlinkSync(SEARCH_TEST_CACHE_DIR, join(dir, 'cache'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads from the database the first time and leaves a snapshot on close', async () => {
+    const deps = await start();
+    expect(deps.searchParts.index.loadedFrom).toBe('database');
+    const expected = await expectedJobs(deps);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(indexedJobs(deps)).toEqual(expected);
+    await deps.close();
+    expect(existsSync(snapshotFile())).toBe(true);
+  });
+
+  it('starts from the snapshot and applies the changes made while the service was down', async () => {
+    // Another writer (an operator's script) changes the catalog while the service is stopped.
+    const db = await PgliteDb.open(dir);
+    const [closed] = await db.query<{ id: string }>(
+      'UPDATE jobs SET active = false WHERE id = (SELECT id FROM jobs WHERE active ORDER BY id LIMIT 1) RETURNING id',
+    );
+    const [deleted] = await db.query<{ id: string }>(
+      'DELETE FROM jobs WHERE id = (SELECT id FROM jobs WHERE active ORDER BY id DESC LIMIT 1) RETURNING id',
+    );
+    const [moved] = await db.query<{ id: string; location: string }>(
+      `UPDATE jobs SET location = 'Reykjavik, Iceland'
+        WHERE id = (SELECT id FROM jobs WHERE active ORDER BY id OFFSET 5 LIMIT 1) RETURNING id, location`,
+    );
+    await db.close();
+
+    const deps = await start();
+    try {
+      expect(deps.searchParts.index.loadedFrom).toBe('snapshot');
+      const index = deps.searchParts.index;
+      expect(index.jobs.attributes(closed!.id)).toBeUndefined();
+      expect(index.jobs.attributes(deleted!.id)).toBeUndefined();
+      expect(index.jobs.attributes(moved!.id)?.location).toBe('reykjavik, iceland');
+      expect(indexedJobs(deps)).toEqual(await expectedJobs(deps));
+    } finally {
+      await deps.close();
+    }
+  });
+
+  it('ignores a corrupt snapshot, loads from the database and writes a good one', async () => {
+    writeFileSync(snapshotFile(), 'FLSNAP02 not really a snapshot');
+    const deps = await start();
+    const model = deps.searchParts.embedder.id;
+    try {
+      expect(deps.searchParts.index.loadedFrom).toBe('database');
+      expect(indexedJobs(deps)).toEqual(await expectedJobs(deps));
+    } finally {
+      await deps.close();
+    }
+    expect(readSnapshot(snapshotFile(), model)?.jobs.length).toBeGreaterThan(100);
+  });
+
+  it('ignores a snapshot that is ahead of the database (a restored backup) and one for another model', async () => {
+    const deps = await start();
+    const model = deps.searchParts.embedder.id;
+    await deps.close();
+    const good = readSnapshot(snapshotFile(), model);
+    expect(good).toBeDefined();
+    writeSnapshot(snapshotFile(), { ...good!, seen: good!.seen + 1_000_000 });
+    const ahead = await start();
+    expect(ahead.searchParts.index.loadedFrom).toBe('database');
+    await ahead.close();
+    writeSnapshot(snapshotFile(), { ...good!, model: 'another-model' });
+    const other = await start();
+    expect(other.searchParts.index.loadedFrom).toBe('database');
+    expect(indexedJobs(other)).toEqual(await expectedJobs(other));
+    await other.close();
+  });
+});
