@@ -1,0 +1,95 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '../../src/db/port.js';
+import { CatalogIndex } from '../../src/search/catalog-index.js';
+import { startTestApp, type TestApp, TestClock } from '../support/app.js';
+import { serverUrl } from '../support/db.js';
+import { SEARCH_TEST_DATA_DIR } from './support.js';
+
+/**
+ * The change feed on PostgreSQL, where a sequence value can commit after a larger one: a write that drew its
+ * value before a full load but commits after it must still reach the index, and the searches right after a load
+ * must not re-read the whole catalog to guarantee that.
+ */
+let t: TestApp;
+let jobIds: string[];
+
+beforeAll(async () => {
+  if (!serverUrl()) return;
+  t = await startTestApp({ env: { DATA_DIR: SEARCH_TEST_DATA_DIR, SAMPLE_DATA: '1' } });
+  await t.deps.searchParts.idle();
+  jobIds = (await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active ORDER BY id')).map(
+    (r) => r.id,
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The database, counting the rows each query returns. */
+function counting(db: Db): { db: Db; rows: number[] } {
+  const rows: number[] = [];
+  const wrapped = Object.create(db) as Db;
+  wrapped.query = async (sql, params) => {
+    const result = await db.query(sql, params);
+    rows.push(result.length);
+    return result as never;
+  };
+  return { db: wrapped, rows };
+}
+
+it.skipIf(!serverUrl())(
+  'picks up a write that commits after a load, without re-reading everything per search',
+  async () => {
+    const clock = new TestClock();
+    const { db, rows } = counting(t.deps.db);
+    const index = new CatalogIndex(db, {
+      model: t.deps.searchParts.embedder.id,
+      now: clock.now,
+      lagMs: 10_000,
+    });
+    const late = jobIds[0]!;
+    const early = jobIds[1]!;
+
+    // A writer draws its sequence value, then the index loads while that transaction is still open.
+    const writer = new pg.Client({
+      connectionString: serverUrl()!.replace(/\/[^/]*$/, `/${await dbName()}`),
+    });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(`UPDATE jobs SET location = 'Late, Iceland' WHERE id = $1`, [late]);
+      await index.refresh();
+      expect(index.jobs.size).toBe(jobIds.length);
+      await writer.query('COMMIT');
+    } finally {
+      await writer.end();
+    }
+    await t.deps.db.query(`UPDATE jobs SET location = 'Early, Norway' WHERE id = $1`, [early]);
+
+    // Within the lag window: the newer write is read, cheaply; the late one is not yet.
+    clock.advance(1_000);
+    rows.length = 0;
+    await index.refresh();
+    expect(index.jobs.attributes(early)?.location).toBe('early, norway');
+    expect(Math.max(...rows)).toBeLessThan(10);
+    clock.advance(1_000);
+    rows.length = 0;
+    await index.refresh();
+    expect(Math.max(...rows)).toBeLessThan(10);
+
+    // Once the window has passed, one full re-read brings the late commit in; later searches are cheap again.
+    clock.advance(10_000);
+    await index.refresh();
+    expect(index.jobs.attributes(late)?.location).toBe('late, iceland');
+    clock.advance(1_000);
+    rows.length = 0;
+    await index.refresh();
+    expect(Math.max(...rows)).toBeLessThan(10);
+  },
+);
+
+async function dbName(): Promise<string> {
+  const [row] = await t.deps.db.query<{ name: string }>('SELECT current_database() AS name');
+  return row!.name;
+}
