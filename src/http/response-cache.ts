@@ -30,7 +30,8 @@ export class ResponseCache {
 
   constructor(private readonly opts: ResponseCacheOptions) {
     this.maxEntries = opts.maxEntries ?? 10_000;
-    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    // Bounded for the process's memory budget (the 100k bench fills it): least recently used entries go first.
+    this.maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
   }
 
   validity(): string {

@@ -9,10 +9,11 @@ import { dirname } from 'node:path';
  * only slower to catch up.
  *
  * Layout: 8-byte magic, u32 LE length of a JSON header, the header (model, dims, seen, the rows' attributes in
- * columns), then the float32 vectors of the rows that have one, companies first, in header order.
+ * columns) padded with spaces to a multiple of 4 bytes, then the float32 vectors of the rows that have one,
+ * companies first, in header order. The padding lets a reader view the vectors in place instead of copying them.
  */
 
-const MAGIC = 'FLSNAP02';
+const MAGIC = 'FLSNAP03';
 
 export interface SnapshotJob {
   id: string;
@@ -75,7 +76,9 @@ export function writeSnapshot(path: string, s: Snapshot): void {
       hasVector: s.jobs.map((j) => (j.vector ? '1' : '0')).join(''),
     },
   };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const raw = Buffer.from(JSON.stringify(header), 'utf8');
+  // 12 bytes of prefix + the header end on a multiple of 4; JSON ignores trailing spaces.
+  const json = Buffer.concat([raw, Buffer.alloc((4 - (raw.length % 4)) % 4, ' ')]);
   const vectors = new Float32Array(withVectors.length * s.dims);
   withVectors.forEach((r, i) => {
     vectors.set(r.vector as Float32Array, i * s.dims);
@@ -103,10 +106,13 @@ export function readSnapshot(path: string, model: string): Snapshot | undefined 
     const length = buf.readUInt32LE(8);
     const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Header;
     if (header.model !== model) return undefined;
-    // Copied once into an aligned buffer; rows then take views into it.
-    const body = new Uint8Array(buf.length - 12 - length);
-    body.set(buf.subarray(12 + length));
-    const floats = new Float32Array(body.buffer);
+    // Rows take views into the file's memory (the index copies each into its own storage).
+    const at = buf.byteOffset + 12 + length;
+    const bytes = buf.length - 12 - length;
+    const floats =
+      at % 4 === 0
+        ? new Float32Array(buf.buffer, at, bytes / 4)
+        : new Float32Array(new Uint8Array(buf.subarray(12 + length)).buffer);
     const dims = header.dims;
     let next = 0;
     const take = (has: boolean): Float32Array | null => {
