@@ -41,6 +41,8 @@ export interface Config {
   };
   /** Seconds a catalog response may be served from the per-process cache in fleet mode. */
   cacheCoherenceMs: number;
+  /** Per-process admission control for searches (src/search/admission.ts). */
+  searchLimits: { maxInFlight: number; maxQueued: number; maxWaitMs: number };
   embeddings: {
     provider: EmbeddingsProvider;
     baseUrl: string | undefined;
@@ -197,6 +199,12 @@ export function parseConfig(env: Env): Config {
       onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
     },
     cacheCoherenceMs: r.int('CACHE_COHERENCE_MS', 2_000, 0, 60_000),
+    // The embedded database runs one query at a time on the event loop, so fewer searches fit at once there.
+    searchLimits: {
+      maxInFlight: r.int('SEARCH_MAX_IN_FLIGHT', r.raw('DATABASE_URL') ? 8 : 2, 1, 1_000),
+      maxQueued: r.int('SEARCH_MAX_QUEUED', r.raw('DATABASE_URL') ? 32 : 8, 0, 100_000),
+      maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
+    },
     embeddings: {
       provider: embeddingsProvider,
       baseUrl: r.url('EMBEDDINGS_BASE_URL', ['http:', 'https:']),

@@ -16,6 +16,7 @@ import { Metrics } from './metrics.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
+import { admittedSearch, SearchGate } from './search/admission.js';
 import { createEmbedder } from './search/embedders/index.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
@@ -30,8 +31,10 @@ export interface Deps {
   tokens: TokenService;
   rateLimits: RateLimitStore;
   tiers: TierTable;
-  /** Ranked retrieval for ?search=: hybrid keyword + semantic (src/search/hybrid.ts). */
+  /** Ranked retrieval for ?search=: hybrid keyword + semantic (src/search/hybrid.ts), behind searchGate. */
   search: SearchService;
+  /** Admission control every search passes (SEARCH_MAX_IN_FLIGHT, SEARCH_MAX_QUEUED, SEARCH_MAX_WAIT_MS). */
+  searchGate: SearchGate;
   /** Embedder, vector index and embedding writer; the pipeline calls searchParts.indexer.embedIds after writes. */
   searchParts: SearchParts;
   /** Ingestion: the workflow engine (enqueue, status), the embedded worker and the freshness scheduler. */
@@ -84,7 +87,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     closers.push(() => searchParts.stop());
     // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
     if (config.role !== 'api') searchParts.startCatchUp();
-    const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
+    const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
+    const search: SearchService = admittedSearch(timedSearch(searchParts.search, metrics, 'hybrid'), gate);
     if (db instanceof PostgresDb) {
       const { pool } = db;
       metrics.observePool(() => ({
@@ -118,6 +122,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       db,
       now,
       search,
+      searchGate: gate,
       searchParts,
       pipeline,
       research: researchParts.service(pipeline.engine),

@@ -24,6 +24,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly searchRejections = new Counter({
+    name: 'frontline_search_rejections_total',
+    help: 'Searches answered 503 by admission control, by reason (queue_full, queue_timeout)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimitDecisions = new Counter({
     name: 'frontline_rate_limit_decisions_total',
     help: 'Rate-limit decisions by tier and outcome (allowed, limited, store_error_open, store_error_closed)',

@@ -43,17 +43,20 @@ export class PgliteDb implements Db {
   }
 
   async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    await turn();
     const res = await this.pg.query<T>(sql, params as unknown[]);
     if (isWriteStatement(sql)) this.writeGeneration++;
     return res.rows;
   }
 
   async exec(sql: string): Promise<void> {
+    await turn();
     await this.pg.exec(sql);
     this.writeGeneration++;
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    await turn();
     let wrote = false;
     const result = await this.pg.transaction(async (tx) =>
       fn({
@@ -72,6 +75,14 @@ export class PgliteDb implements Db {
     if (this.lockFile) rmSync(this.lockFile, { force: true });
   }
 }
+
+/**
+ * PGlite executes a query synchronously and resolves it through microtasks only, so a request's whole chain of
+ * queries would run without the event loop ever reaching I/O: every other request (cache hits included) waited
+ * for it, and concurrency limits never saw two requests at once. Yielding to the loop before each statement lets
+ * waiting requests be read and answered between one request's queries.
+ */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function acquireLock(lockFile: string): void {
   try {

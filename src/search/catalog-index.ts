@@ -254,7 +254,7 @@ export class CatalogIndex {
 
   /** Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). */
   private async loadSnapshot(path: string, now: number): Promise<boolean> {
-    const snap = readSnapshot(path, this.opts.model);
+    const snap = await readSnapshot(path, this.opts.model);
     if (!snap) return false;
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
     if ((last?.v ?? 0) < snap.seen) return false;

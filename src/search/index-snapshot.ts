@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -93,11 +94,14 @@ export function writeSnapshot(path: string, s: Snapshot): void {
   renameSync(tmp, path);
 }
 
-/** The snapshot at `path` for this model, or undefined when there is none or it is unreadable (it is then deleted). */
-export function readSnapshot(path: string, model: string): Snapshot | undefined {
+/**
+ * The snapshot at `path` for this model, or undefined when there is none or it is unreadable (it is then deleted).
+ * The file is read off the event loop: a restart answers requests while it arrives.
+ */
+export async function readSnapshot(path: string, model: string): Promise<Snapshot | undefined> {
   let buf: Buffer;
   try {
-    buf = readFileSync(path);
+    buf = await readFile(path);
   } catch {
     return undefined;
   }

@@ -103,14 +103,14 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     } finally {
       await deps.close();
     }
-    expect(readSnapshot(snapshotFile(), model)?.jobs.length).toBeGreaterThan(100);
+    expect((await readSnapshot(snapshotFile(), model))?.jobs.length).toBeGreaterThan(100);
   });
 
   it('ignores a snapshot that is ahead of the database (a restored backup) and one for another model', async () => {
     const deps = await start();
     const model = deps.searchParts.embedder.id;
     await deps.close();
-    const good = readSnapshot(snapshotFile(), model);
+    const good = await readSnapshot(snapshotFile(), model);
     expect(good).toBeDefined();
     writeSnapshot(snapshotFile(), { ...good!, seen: good!.seen + 1_000_000 });
     const ahead = await start();

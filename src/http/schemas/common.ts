@@ -39,7 +39,7 @@ const errorDescriptions: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED: Retry-After says how many seconds to wait',
   500: 'SERVER_ERROR (503 with the same code while a dependency such as the database is down)',
-  503: 'SERVER_ERROR: a dependency is unavailable; retry after Retry-After seconds',
+  503: 'SERVER_ERROR: a dependency is unavailable, or search is at capacity; retry after Retry-After seconds',
 };
 
 /** Error responses for the statuses a route can produce; 429 and 500 apply to every route. */

@@ -1,0 +1,88 @@
+import type { CompanyFilters, JobFilters } from '../catalog/types.js';
+import { AppError } from '../errors.js';
+import type { SearchService } from './types.js';
+
+/**
+ * Admission control for searches in one process. A search costs tens of milliseconds of database work, and on the
+ * embedded database every query runs on the event loop, one at a time: 32 clients searching at once made each
+ * wait seconds (and time out) and stalled every catalog read queued behind them. At most `maxInFlight` searches
+ * run; up to `maxQueued` more wait, each at most `maxWaitMs`; anything beyond answers 503 at once, with
+ * Retry-After, so clients back off and the rest of the API keeps answering.
+ */
+export interface SearchLimits {
+  maxInFlight: number;
+  maxQueued: number;
+  maxWaitMs: number;
+}
+
+export type RejectReason = 'queue_full' | 'queue_timeout';
+
+interface Waiter {
+  admit(): void;
+  timer: NodeJS.Timeout;
+}
+
+export class SearchGate {
+  private inFlight = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    private readonly limits: SearchLimits,
+    private readonly onReject: (reason: RejectReason) => void = () => {},
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < this.limits.maxInFlight) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    if (this.queue.length >= this.limits.maxQueued) return Promise.reject(this.busy('queue_full'));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(waiter.timer);
+          this.inFlight++;
+          resolve();
+        },
+        timer: setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          reject(this.busy('queue_timeout'));
+        }, this.limits.maxWaitMs),
+      };
+      this.queue.push(waiter);
+    });
+  }
+
+  private release(): void {
+    this.inFlight--;
+    this.queue.shift()?.admit();
+  }
+
+  private busy(reason: RejectReason): AppError {
+    this.onReject(reason);
+    return new AppError(
+      'SERVER_ERROR',
+      'Search is at capacity in this process; retry after Retry-After seconds',
+      { 'Retry-After': '1' },
+      503,
+    );
+  }
+}
+
+/** The search service behind one gate: jobs and companies share the same capacity. */
+export function admittedSearch(inner: SearchService, gate: SearchGate): SearchService {
+  return {
+    searchJobs: (q: string, f: JobFilters, limit: number) => gate.run(() => inner.searchJobs(q, f, limit)),
+    searchCompanies: (q: string, f: CompanyFilters, limit: number) =>
+      gate.run(() => inner.searchCompanies(q, f, limit)),
+  };
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors.js';
+import { SearchGate } from '../../src/search/admission.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { SEARCH_TEST_DATA_DIR } from './support.js';
+
+/** A task the test finishes when it wants, to hold a gate's slot. */
+function held(): { task: () => Promise<string>; finish: () => void } {
+  let finish = () => {};
+  const done = new Promise<string>((resolve) => {
+    finish = () => resolve('done');
+  });
+  return { task: () => done, finish };
+}
+
+const status = (err: unknown) => (err instanceof AppError ? err.status : undefined);
+
+describe('SearchGate', () => {
+  it('runs up to maxInFlight, queues up to maxQueued in order, and refuses the rest at once', async () => {
+    const rejected: string[] = [];
+    const gate = new SearchGate({ maxInFlight: 1, maxQueued: 1, maxWaitMs: 60_000 }, (r) => rejected.push(r));
+    const first = held();
+    const order: string[] = [];
+    const a = gate.run(first.task).then(() => order.push('a'));
+    const b = gate.run(async () => 'b').then(() => order.push('b'));
+    const c = await gate.run(async () => 'c').catch((e: unknown) => e);
+    expect(status(c)).toBe(503);
+    expect((c as AppError).headers).toEqual({ 'Retry-After': '1' });
+    expect(rejected).toEqual(['queue_full']);
+    first.finish();
+    await Promise.all([a, b]);
+    expect(order).toEqual(['a', 'b']);
+    // Capacity is back: the next search runs.
+    await expect(gate.run(async () => 'd')).resolves.toBe('d');
+  });
+
+  it('gives up on a queued search after maxWaitMs, and a failed task still frees its slot', async () => {
+    const rejected: string[] = [];
+    const gate = new SearchGate({ maxInFlight: 1, maxQueued: 4, maxWaitMs: 20 }, (r) => rejected.push(r));
+    const first = held();
+    const running = gate.run(first.task);
+    const waited = await gate.run(async () => 'late').catch((e: unknown) => e);
+    expect(status(waited)).toBe(503);
+    expect(rejected).toEqual(['queue_timeout']);
+    first.finish();
+    await running;
+    await expect(
+      gate.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    await expect(gate.run(async () => 'after')).resolves.toBe('after');
+  });
+});
+
+describe('search admission through HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        DATA_DIR: SEARCH_TEST_DATA_DIR,
+        SAMPLE_DATA: '1',
+        SEARCH_MAX_IN_FLIGHT: '1',
+        SEARCH_MAX_QUEUED: '0',
+      },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 503 with Retry-After in the envelope while search is at capacity; other reads are unaffected', async () => {
+    const blocker = held();
+    const busy = t.deps.searchGate.run(blocker.task);
+    const refused = await t.get('/api/v1/jobs?search=solutions%20engineer');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toEqual({
+      error: { code: 'SERVER_ERROR', message: expect.stringMatching(/Search is at capacity/) },
+    });
+    expect((await t.get('/api/v1/companies?search=anthropic')).statusCode).toBe(503);
+    expect((await t.get('/api/v1/jobs?limit=5')).statusCode).toBe(200);
+    blocker.finish();
+    await busy;
+    const served = await t.get('/api/v1/jobs?search=solutions%20engineer');
+    expect(served.statusCode).toBe(200);
+    expect(served.json().data.length).toBeGreaterThan(0);
+    const counted = await t.deps.metrics.searchRejections.get();
+    expect(counted.values.find((v) => v.labels.reason === 'queue_full')?.value).toBe(2);
+  });
+});
