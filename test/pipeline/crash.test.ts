@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverUrl } from '../support/db.js';
 import {
   type Child,
   type CrashHarness,
@@ -193,6 +194,70 @@ describe('a kill in each step', () => {
       distinct_jobs: n * (GREENHOUSE + LEVER),
       inactive_jobs: 0,
       unscraped: 0,
+    });
+  }, 600_000);
+});
+
+/**
+ * Graceful stop on a server (scale-down, rolling deploy): the stopping worker hands its unfinished run back to
+ * the queue, and a worker with another DBOS__VMID finishes it from its last completed step. Without the hand-back
+ * DBOS would leave the run to a process restarted with the stopped worker's own id. PostgreSQL only: the
+ * embedded database belongs to one process.
+ */
+describe.skipIf(!serverUrl())('a worker stopped mid-run', () => {
+  const GREENHOUSE = 30;
+  const LEVER = 10;
+  let h: CrashHarness;
+  beforeAll(async () => {
+    h = await startCrashHarness({
+      name: 'hand-back',
+      fixture: {
+        greenhouse: { acme: generatePostings(GREENHOUSE, 'g') },
+        lever: { acme: generatePostings(LEVER, 'l') },
+        sites: {
+          'acme.com': companySite('Acme', [
+            'https://boards.greenhouse.io/acme',
+            'https://jobs.lever.co/acme',
+          ]),
+        },
+      },
+      gate: { upstream: 'ats', hosts: ['api.lever.co'] },
+    });
+  });
+  afterAll(async () => h?.close());
+
+  it('hands its unfinished run back to the queue, and another worker completes it once', async () => {
+    const first = await h.start({ DBOS__VMID: 'worker-a' });
+    const id = await onboard(h, first, 'Acme', 'acme.com');
+    await h.until(
+      first,
+      id,
+      (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
+      180_000,
+    );
+    // Frozen inside scrape:lever/acme, then stopped gracefully (SIGTERM), not killed.
+    h.gate.arm();
+    await h.gate.waitHeld(180_000);
+    await first.stop();
+    h.gate.release();
+
+    const second = await h.start({ DBOS__VMID: 'worker-b' });
+    const after = await h.until(second, id, ended, 120_000);
+    expect(after.status, JSON.stringify(after)).toBe('succeeded');
+    expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
+    expect(await activeJobs(h, second, 'acme')).toBe(GREENHOUSE + LEVER);
+    const rows = await h.withDb((db) =>
+      db.query<{ executor_id: string; n: number; distinct_ids: number }>(
+        `SELECT (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1) AS executor_id,
+                count(*)::int AS n, count(DISTINCT (source, external_id))::int AS distinct_ids
+           FROM jobs WHERE active`,
+        [id],
+      ),
+    );
+    expect(rows[0]).toEqual({
+      executor_id: 'worker-b',
+      n: GREENHOUSE + LEVER,
+      distinct_ids: GREENHOUSE + LEVER,
     });
   }, 600_000);
 });

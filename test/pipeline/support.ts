@@ -259,8 +259,8 @@ export interface CrashHarness {
   fx: Fixture;
   gate: Gate;
   token: string;
-  /** Starts a child and remembers it (killed at the end). */
-  start(): Promise<Child>;
+  /** Starts a child and remembers it (killed at the end); `env` overrides, e.g. another DBOS__VMID. */
+  start(env?: Record<string, string>): Promise<Child>;
   /** The next child to execute a step of this name dies right after its body, before the checkpoint. */
   armCrash(step: string): void;
   /** Whether the armed crash went off (the file is renamed when it does). */
@@ -302,8 +302,8 @@ export async function startCrashHarness(opts: CrashHarnessOptions): Promise<Cras
     fx,
     gate,
     token,
-    start: async () => {
-      const child = await startChild(env, { preload: [CRASH_AT_STEP] });
+    start: async (extra = {}) => {
+      const child = await startChild({ ...env, ...extra }, { preload: [CRASH_AT_STEP] });
       children.push(child);
       return child;
     },

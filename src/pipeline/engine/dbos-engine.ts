@@ -255,13 +255,34 @@ export class DbosEngine implements WorkflowEngine {
     this.starting = undefined;
     if (!starting) return;
     await starting.catch(() => {});
-    await this.client?.destroy().catch(() => {});
-    this.client = undefined;
     if (this.launched) {
       this.launched = false;
       // deregister: a later engine in this process (tests) registers fresh functions bound to its own deps.
       await DBOS.shutdown({ deregister: true, workflowCompletionTimeoutMS: 0 });
       launchedInProcess = false;
+      await this.handBack().catch((err: unknown) =>
+        this.opts.logger.warn({ err }, 'could not hand unfinished runs back to the queue'),
+      );
     }
+    await this.client?.destroy().catch(() => {});
+    this.client = undefined;
+  }
+
+  /**
+   * A worker stopping on a server hands its unfinished runs back: they return to the queue, where any worker
+   * resumes them from their last completed step (steps are idempotent). Without this, DBOS leaves them to a
+   * process restarted with the same DBOS__VMID, and a worker scaled away for good would strand them. Runs only
+   * after DBOS has stopped executing here, so a run is never live in two processes.
+   */
+  private async handBack(): Promise<void> {
+    if (!this.runsWorkflows || !this.opts.config.databaseUrl || !this.client) return;
+    const pending = await this.client.listWorkflows({
+      status: 'PENDING',
+      executorId: this.opts.config.workerId,
+    });
+    const ids = pending.map((w) => w.workflowID);
+    if (ids.length === 0) return;
+    await this.client.resumeWorkflows(ids, { queueName: QUEUE_NAME });
+    this.opts.logger.info({ runs: ids.length }, 'handed unfinished runs back to the queue');
   }
 }
