@@ -63,6 +63,10 @@ export interface Config {
   outboundTimeoutCapMs: number;
   userAgentContact: string;
   scrapeIntervalMinutes: number;
+  /** Workflow runs one worker process executes at once. */
+  workerConcurrency: number;
+  /** How often a worker polls the queue for runs, ms. */
+  queuePollMs: number;
   workerId: string;
   metricsToken: string | undefined;
 }
@@ -223,6 +227,8 @@ export function parseConfig(env: Env): Config {
     outboundTimeoutCapMs: r.int('OUTBOUND_TIMEOUT_CAP_MS', 0, 0, 3_600_000),
     userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
     scrapeIntervalMinutes: r.int('SCRAPE_INTERVAL_MINUTES', 360, 1, 10_080),
+    workerConcurrency: r.int('WORKER_CONCURRENCY', 4, 1, 256),
+    queuePollMs: r.int('QUEUE_POLL_MS', 200, 20, 60_000),
     workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),
     metricsToken: r.raw('METRICS_TOKEN'),
   };

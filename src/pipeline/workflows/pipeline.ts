@@ -26,7 +26,7 @@ export interface PipelineOptions {
   /** Told every outbound request's host and outcome (metrics). */
   onOutbound?: (host: string, outcome: string) => void;
   logger?: EngineLogger;
-  /** Queue polling interval, ms (default 200). */
+  /** Queue polling interval, ms (default: QUEUE_POLL_MS). */
   queuePollingMs?: number;
   /** Freshness scheduler tick, ms (default 60 s). */
   schedulerTickMs?: number;
@@ -79,7 +79,8 @@ export class Pipeline {
         ...(opts.extraDefinitions ?? []),
       ],
       applicationVersion: WORKFLOWS_VERSION,
-      queuePollingMs: opts.queuePollingMs,
+      queuePollingMs: opts.queuePollingMs ?? opts.config.queuePollMs,
+      workerConcurrency: opts.config.workerConcurrency,
       logger,
       observer: opts.observer,
     });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+
+/** The one environment schema: documented defaults, and every bad value refused at start with a clear message. */
+describe('configuration', () => {
+  it('has the documented defaults on an empty environment', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({
+      host: '0.0.0.0',
+      port: 3000,
+      dataDir: './data',
+      databaseUrl: undefined,
+      embeddedCacheMb: 32,
+      role: 'all',
+      workerConcurrency: 4,
+      queuePollMs: 200,
+      searchLimits: { maxInFlight: 2, maxQueued: 8, maxWaitMs: 1000 },
+    });
+  });
+
+  it('sizes search admission for a server when DATABASE_URL is set', () => {
+    const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/frontline' });
+    expect(c.searchLimits).toEqual({ maxInFlight: 8, maxQueued: 32, maxWaitMs: 1000 });
+  });
+
+  it('reads the operator settings it is given', () => {
+    const c = parseConfig({
+      PORT: '8080',
+      WORKER_CONCURRENCY: '16',
+      QUEUE_POLL_MS: '1000',
+      EMBEDDED_CACHE_MB: '64',
+      SEARCH_MAX_IN_FLIGHT: '3',
+      SEARCH_MAX_QUEUED: '0',
+      SEARCH_MAX_WAIT_MS: '250',
+    });
+    expect(c.port).toBe(8080);
+    expect(c.workerConcurrency).toBe(16);
+    expect(c.queuePollMs).toBe(1000);
+    expect(c.embeddedCacheMb).toBe(64);
+    expect(c.searchLimits).toEqual({ maxInFlight: 3, maxQueued: 0, maxWaitMs: 250 });
+  });
+
+  it('refuses every bad value at once, naming each key', () => {
+    let error: unknown;
+    try {
+      parseConfig({
+        PORT: 'eighty',
+        WORKER_CONCURRENCY: '0',
+        QUEUE_POLL_MS: '5',
+        FRONTLINE_ROLE: 'boss',
+        DATABASE_URL: 'mysql://db/x',
+        LOG_PRETTY: 'maybe',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const key of [
+      'PORT',
+      'WORKER_CONCURRENCY',
+      'QUEUE_POLL_MS',
+      'FRONTLINE_ROLE',
+      'DATABASE_URL',
+      'LOG_PRETTY',
+    ]) {
+      expect(problems).toContain(key);
+    }
+    expect(problems).toContain('WORKER_CONCURRENCY must be an integer from 1 to 256 (got "0")');
+  });
+});
