@@ -90,6 +90,12 @@ const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.re
     greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
 
+const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
+  UNION SELECT company_id FROM company_embeddings WHERE search_seq > $1`;
+
+const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
+  UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
+
 export function bytesToVector(bytes: Uint8Array): Float32Array {
   // A copy: driver buffers may start at offsets that are not multiples of 4.
   const copy = new Uint8Array(bytes.byteLength);
@@ -165,31 +171,10 @@ export class CatalogIndex {
       return;
     }
     let max = this.seen;
-    // Ids first, through the search_seq indexes, then the rows by id: one statement with IN (... UNION ...) let
-    // PostgreSQL hash-join whole tables, ~80 ms per search at 100k jobs.
-    const companyIds = await this.db.query<{ id: string }>(
-      `SELECT id FROM companies WHERE search_seq > $1
-        UNION SELECT company_id FROM company_embeddings WHERE search_seq > $1`,
-      [since],
-    );
-    if (companyIds.length > 0) {
-      const changed = await this.db.query<CompanyRow>(`${COMPANY_SELECT} WHERE c.id = ANY($2::uuid[])`, [
-        this.opts.model,
-        companyIds.map((r) => r.id),
-      ]);
-      for (const r of changed) max = Math.max(max, this.putCompany(r));
-    }
-    const jobIds = await this.db.query<{ id: string }>(
-      `SELECT id FROM jobs WHERE search_seq > $1 UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`,
-      [since],
-    );
-    if (jobIds.length > 0) {
-      const changed = await this.db.query<JobRow>(`${JOB_SELECT} WHERE j.id = ANY($2::uuid[])`, [
-        this.opts.model,
-        jobIds.map((r) => r.id),
-      ]);
-      for (const r of changed) max = Math.max(max, this.putJob(r));
-    }
+    const companies = await this.changedRows<CompanyRow>(CHANGED_COMPANY_IDS, COMPANY_SELECT, 'c.id', since);
+    for (const r of companies) max = Math.max(max, this.putCompany(r));
+    const jobs = await this.changedRows<JobRow>(CHANGED_JOB_IDS, JOB_SELECT, 'j.id', since);
+    for (const r of jobs) max = Math.max(max, this.putJob(r));
     const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
       'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
       [since],
@@ -201,6 +186,24 @@ export class CatalogIndex {
     }
     this.seen = max;
     this.marks.push({ at: now, seq: max });
+  }
+
+  /**
+   * Rows whose feed seq passed `since`: ids first, through the search_seq indexes, then the rows by id. One
+   * statement with IN (... UNION ...) let PostgreSQL hash-join whole tables, ~80 ms per search at 100k jobs.
+   */
+  private async changedRows<R>(
+    idsSql: string,
+    select: string,
+    idColumn: string,
+    since: number,
+  ): Promise<R[]> {
+    const ids = await this.db.query<{ id: string }>(idsSql, [since]);
+    if (ids.length === 0) return [];
+    return this.db.query<R>(`${select} WHERE ${idColumn} = ANY($2::uuid[])`, [
+      this.opts.model,
+      ids.map((r) => r.id),
+    ]);
   }
 
   /**

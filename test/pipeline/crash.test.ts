@@ -47,25 +47,41 @@ async function activeJobs(h: CrashHarness, child: Child, slug: string): Promise<
   return (jobs.json.meta as { total: number }).total;
 }
 
+/** Acme with a Greenhouse and a Lever board; Lever's API goes through the harness's gate. */
+const startAcmeHarness = (name: string, greenhouse: number, lever: number) =>
+  startCrashHarness({
+    name,
+    fixture: {
+      greenhouse: { acme: generatePostings(greenhouse, 'g') },
+      lever: { acme: generatePostings(lever, 'l') },
+      sites: {
+        'acme.com': companySite('Acme', ['https://boards.greenhouse.io/acme', 'https://jobs.lever.co/acme']),
+      },
+    },
+    gate: { upstream: 'ats', hosts: ['api.lever.co'] },
+  });
+
+/**
+ * Discovery validates the Lever board through the open gate; once it has, Lever requests are held, so the worker
+ * freezes inside scrape:lever/acme, after scrape:greenhouse/acme committed.
+ */
+async function freezeInLeverScrape(h: CrashHarness, child: Child, id: string): Promise<void> {
+  await h.until(
+    child,
+    id,
+    (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
+    180_000,
+  );
+  h.gate.arm();
+  await h.gate.waitHeld(180_000);
+}
+
 describe('mid-request kill', () => {
   const GREENHOUSE = 500;
   const LEVER = 20;
   let h: CrashHarness;
   beforeAll(async () => {
-    h = await startCrashHarness({
-      name: 'crash-mid-request',
-      fixture: {
-        greenhouse: { acme: generatePostings(GREENHOUSE, 'g') },
-        lever: { acme: generatePostings(LEVER, 'l') },
-        sites: {
-          'acme.com': companySite('Acme', [
-            'https://boards.greenhouse.io/acme',
-            'https://jobs.lever.co/acme',
-          ]),
-        },
-      },
-      gate: { upstream: 'ats', hosts: ['api.lever.co'] },
-    });
+    h = await startAcmeHarness('crash-mid-request', GREENHOUSE, LEVER);
   });
   afterAll(async () => h?.close());
 
@@ -80,16 +96,7 @@ describe('mid-request kill', () => {
     const first = await h.start();
     const id = await onboard(h, first, 'Acme', 'acme.com');
 
-    // Discovery validated the Lever board through the open gate; from now on Lever requests are held, so the
-    // worker freezes inside the scrape:lever/acme step after scrape:greenhouse/acme (500 postings) committed.
-    await h.until(
-      first,
-      id,
-      (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
-      180_000,
-    );
-    h.gate.arm();
-    await h.gate.waitHeld(180_000);
+    await freezeInLeverScrape(h, first, id);
     const before = await h.view(first, id);
     expect(before.status).toBe('running');
     expect(before.steps.find((s) => s.name === 'scrape:greenhouse/acme')?.status).toBe('succeeded');
@@ -209,35 +216,15 @@ describe.skipIf(!serverUrl())('a worker stopped mid-run', () => {
   const LEVER = 10;
   let h: CrashHarness;
   beforeAll(async () => {
-    h = await startCrashHarness({
-      name: 'hand-back',
-      fixture: {
-        greenhouse: { acme: generatePostings(GREENHOUSE, 'g') },
-        lever: { acme: generatePostings(LEVER, 'l') },
-        sites: {
-          'acme.com': companySite('Acme', [
-            'https://boards.greenhouse.io/acme',
-            'https://jobs.lever.co/acme',
-          ]),
-        },
-      },
-      gate: { upstream: 'ats', hosts: ['api.lever.co'] },
-    });
+    h = await startAcmeHarness('hand-back', GREENHOUSE, LEVER);
   });
   afterAll(async () => h?.close());
 
   it('hands its unfinished run back to the queue, and another worker completes it once', async () => {
     const first = await h.start({ DBOS__VMID: 'worker-a' });
     const id = await onboard(h, first, 'Acme', 'acme.com');
-    await h.until(
-      first,
-      id,
-      (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
-      180_000,
-    );
     // Frozen inside scrape:lever/acme, then stopped gracefully (SIGTERM), not killed.
-    h.gate.arm();
-    await h.gate.waitHeld(180_000);
+    await freezeInLeverScrape(h, first, id);
     await first.stop();
     h.gate.release();
 
