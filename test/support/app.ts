@@ -50,6 +50,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   });
   const app = await buildApp(deps);
   await app.ready();
+  // The start-up embedding pass writes (its progress mark at least); tests begin once it has settled, so a write
+  // they did not make cannot land between two of their requests.
+  await deps.searchParts.idle();
   const minted = await deps.tokens.create('test');
   const request: TestApp['request'] = ({ token, ...rest }) => {
     const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
