@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
+import { CompanyListing } from './catalog/company-listing.js';
+import { JobListing } from './catalog/job-listing.js';
+import { ReplicaGate } from './catalog/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
 import { CatalogVersionFeed } from './catalog/version-feed.js';
@@ -99,6 +102,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     }
     const versionFeed = new CatalogVersionFeed(db, config.cacheCoherenceMs);
     await versionFeed.start();
+    // Listings read the search index's in-process replica of the catalog, exact under the response cache's rule.
+    const replica = new ReplicaGate(searchParts.index, () => versionFeed.token());
     closers.push(async () => versionFeed.stop());
     // Built without I/O; server.ts / the worker command start it. Closed first (closers run in reverse).
     const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
@@ -126,7 +131,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       searchParts,
       pipeline,
       research: researchParts.service(pipeline.engine),
-      catalog: new CatalogService({ db, search, now, shortlist: SEARCH_SHORTLIST }),
+      catalog: new CatalogService({
+        db,
+        search,
+        now,
+        shortlist: SEARCH_SHORTLIST,
+        jobListing: new JobListing(replica),
+        companyListing: new CompanyListing(replica, db),
+      }),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),

@@ -21,6 +21,7 @@ export async function runServer(config: Config): Promise<RunningServer> {
     const url = await app.listen({ host: config.host, port: config.port });
     // After listen: a restart answers catalog reads at once while the search index loads behind them.
     deps.searchParts.warm();
+    void deps.catalog.warm();
     return {
       url,
       stop: async () => {

@@ -38,10 +38,15 @@ export async function tagsOf(
     [companyIds],
   );
   for (const r of rows) out.get(r.company_id)?.push({ dimension: r.dimension, value: r.value, slug: r.slug });
-  for (const tags of out.values()) {
-    tags.sort((a, b) => (DIMENSION_ORDER.get(a.dimension) ?? 0) - (DIMENSION_ORDER.get(b.dimension) ?? 0));
-  }
+  for (const tags of out.values()) sortTagsByDimension(tags);
   return out;
+}
+
+/** Orders tags by dimension (spec order), in place and stably: within one, the order given (lower(value), slug). */
+export function sortTagsByDimension(tags: CompanyTag[]): CompanyTag[] {
+  return tags.sort(
+    (a, b) => (DIMENSION_ORDER.get(a.dimension) ?? 0) - (DIMENSION_ORDER.get(b.dimension) ?? 0),
+  );
 }
 
 async function withTags(db: Queryable, rows: CompanyListRow[]): Promise<CompanyListItem[]> {

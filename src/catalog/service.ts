@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/port.js';
 import type { SearchService } from '../search/types.js';
 import { companiesByIds, getCompany, listCompanies } from './companies.js';
+import type { CompanyListing } from './company-listing.js';
+import type { JobListing } from './job-listing.js';
 import { getJob, jobsByIds, listJobs } from './jobs.js';
 import { getStats } from './stats.js';
 import { listTags } from './tags.js';
@@ -22,6 +24,9 @@ export interface CatalogServiceOptions {
   now: () => number;
   /** Size of a search shortlist (spec: 100 for every tier). */
   shortlist: number;
+  /** Listings from the in-process replica; SQL answers whenever they cannot (not loaded yet, reloading). */
+  jobListing?: JobListing;
+  companyListing?: CompanyListing;
 }
 
 export interface Slice {
@@ -36,7 +41,8 @@ export interface Listing<T> {
 }
 
 /**
- * The catalog's read side. Without a search it pages straight over the filtered table; with one it asks the
+ * The catalog's read side. Without a search it pages over the in-process replica's job order (or the filtered
+ * table until the replica is loaded); with one it asks the
  * search port for a ranked shortlist (filters applied inside retrieval), slices the page out of it and fetches
  * only those rows, keeping the rank order.
  */
@@ -49,9 +55,12 @@ export class CatalogService {
     page: Slice,
   ): Promise<Listing<JobListItem>> {
     const { db } = this.opts;
-    if (search === undefined) return listJobs(db, filters, page);
+    if (search === undefined) {
+      return (await this.opts.jobListing?.list(filters, page)) ?? listJobs(db, filters, page);
+    }
     const ids = await this.opts.search.searchJobs(search, filters, this.opts.shortlist);
-    const items = await jobsByIds(db, ids.slice(page.offset, page.offset + page.limit));
+    const pageIds = ids.slice(page.offset, page.offset + page.limit);
+    const items = (await this.opts.jobListing?.itemsByIds(pageIds)) ?? (await jobsByIds(db, pageIds));
     return { items, total: ids.length };
   }
 
@@ -61,10 +70,19 @@ export class CatalogService {
     page: Slice,
   ): Promise<Listing<CompanyListItem>> {
     const { db } = this.opts;
-    if (search === undefined) return listCompanies(db, filters, page);
+    if (search === undefined) {
+      return (await this.opts.companyListing?.list(filters, page)) ?? listCompanies(db, filters, page);
+    }
     const ids = await this.opts.search.searchCompanies(search, filters, this.opts.shortlist);
-    const items = await companiesByIds(db, ids.slice(page.offset, page.offset + page.limit));
+    const pageIds = ids.slice(page.offset, page.offset + page.limit);
+    const items =
+      (await this.opts.companyListing?.itemsByIds(pageIds)) ?? (await companiesByIds(db, pageIds));
     return { items, total: ids.length };
+  }
+
+  /** Prepares in-memory listings after a start (the search index load is already under way). */
+  warm(): Promise<void> {
+    return this.opts.jobListing?.warm() ?? Promise.resolve();
   }
 
   getJob(id: string): Promise<JobDetail | undefined> {

@@ -22,6 +22,25 @@ export interface JobAttrs {
   /** lower(location), for the case-insensitive substring filter. */
   location: string;
   remote: boolean;
+  title: string;
+  /** The location as written (list items show it). */
+  place: string;
+  url: string;
+  /** posted_at in microseconds since the epoch: the /jobs order needs the database's full precision. */
+  postedAtUs: number;
+}
+
+/**
+ * Told of every change the index applies (bulk load, snapshot, change-feed deltas), after it is applied: derived
+ * in-memory structures (the /jobs listing, keyword structures) follow the index without polling the database.
+ */
+export interface IndexListener {
+  jobPut?(id: string, attrs: JobAttrs, old: JobAttrs | undefined): void;
+  jobRemoved?(id: string, old: JobAttrs): void;
+  companyPut?(id: string, attrs: CompanyAttrs, old: CompanyAttrs | undefined): void;
+  companyRemoved?(id: string, old: CompanyAttrs): void;
+  /** Everything was dropped (a full reload follows). */
+  cleared?(): void;
 }
 
 export interface CompanyAttrs {
@@ -31,6 +50,21 @@ export interface CompanyAttrs {
   /** "dimension:slug" of every attached tag. */
   tags: Set<string>;
   active: boolean;
+  domain: string;
+  oneLiner: string;
+  /** The column the /companies order reads (kept by the writers). */
+  activeJobCount: number;
+  /** lower(name) as the database computes it: the /companies tie-break compares it. */
+  nameKey: string;
+  /** Attached tags as list items show them, in the database's order (lower(value), slug). */
+  tagList: TagRef[];
+}
+
+/** A tag as a company list item shows it. */
+export interface TagRef {
+  dimension: string;
+  value: string;
+  slug: string;
 }
 
 export interface CatalogIndexOptions {
@@ -56,6 +90,9 @@ interface JobRow {
   role_category: string;
   location: string;
   remote: boolean;
+  title: string;
+  url: string;
+  posted_us: number;
   active: boolean;
   seq: number;
   vector: Uint8Array | null;
@@ -67,8 +104,12 @@ interface CompanyRow {
   slug: string;
   category: string;
   active: boolean;
+  domain: string;
+  one_liner: string;
+  active_job_count: number;
+  name_key: string;
   seq: number;
-  tags: string[] | null;
+  tags: TagRef[] | null;
   vector: Uint8Array | null;
 }
 
@@ -81,13 +122,18 @@ const BULK_CHUNK = 5_000;
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
 
-const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.search_seq::float8 AS seq, e.vector,
-    (SELECT array_agg(t.dimension || ':' || t.slug) FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
-      WHERE ct.company_id = c.id) AS tags
+const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
+    c.active_job_count, lower(c.name) AS name_key, c.search_seq::float8 AS seq, e.vector,
+    (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
+        ORDER BY lower(t.value), t.slug)
+      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags
   FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
 
-const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active,
-    greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
+/** posted_at as float8 microseconds: exact (2^53 µs is ~285 years), and ordered exactly as the column. */
+const POSTED_US = `(extract(epoch FROM j.posted_at) * 1000000)::float8`;
+
+const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active, j.title, j.url,
+    ${POSTED_US} AS posted_us, greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
 
 const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
@@ -95,6 +141,19 @@ const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
 
 const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
   UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
+
+/**
+ * A text column as one tab-separated field: backslash, tab, newline and carriage return escaped (untsv reverses
+ * it), so titles and URLs arrive exactly as stored.
+ */
+const TSV_FIELD = (col: string) =>
+  `replace(replace(replace(replace(${col}, '\\', '\\\\'), E'\t', '\\t'), E'\n', '\\n'), E'\r', '\\r')`;
+
+const UNESCAPE: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
+
+export function untsv(field: string): string {
+  return field.includes('\\') ? field.replace(/\\(.)/g, (_m, c: string) => UNESCAPE[c] ?? c) : field;
+}
 
 export function bytesToVector(bytes: Uint8Array): Float32Array {
   // A copy: driver buffers may start at offsets that are not multiples of 4.
@@ -125,6 +184,9 @@ export class CatalogIndex {
   /** Where the last full load came from (start-up logs and tests read it). */
   loadedFrom: 'snapshot' | 'database' | undefined;
   private inflight: Promise<void> | undefined;
+  private readonly listeners: IndexListener[] = [];
+  /** Bumped by every change applied: derived structures compare it to know they are current. */
+  generation = 0;
   private readonly now: () => number;
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
@@ -137,6 +199,18 @@ export class CatalogIndex {
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
+  }
+
+  /** True while a full load runs: the index is partial until it ends. */
+  loading = false;
+
+  /** Whether a full load has completed (reads from the index are then answers, not guesses). */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  listen(listener: IndexListener): void {
+    this.listeners.push(listener);
   }
 
   /** Brings the index up to date with committed writes; concurrent callers share one round. */
@@ -180,6 +254,8 @@ export class CatalogIndex {
       [since],
     );
     for (const g of gone) {
+      // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all.
+      if (g.kind === 'truncate') return this.loadAll(now);
       max = Math.max(max, g.seq);
       if (g.kind === 'job') this.removeJob(g.id);
       else this.removeCompany(g.id);
@@ -211,8 +287,22 @@ export class CatalogIndex {
    * start a valid snapshot replaces them, and the change feed brings it up to date.
    */
   private async loadAll(now: number): Promise<void> {
+    this.loading = true;
+    try {
+      await this.loadAllRows(now);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private async loadAllRows(now: number): Promise<void> {
     this.clearAll();
-    if (!this.loaded && this.opts.snapshotPath && (await this.loadSnapshot(this.opts.snapshotPath, now))) {
+    // The snapshot only at start: a later full reload is for what the feed may have missed.
+    if (
+      this.loadedFrom === undefined &&
+      this.opts.snapshotPath &&
+      (await this.loadSnapshot(this.opts.snapshotPath, now))
+    ) {
       this.loaded = true;
       this.loadedFrom = 'snapshot';
       await this.doRefresh();
@@ -248,6 +338,10 @@ export class CatalogIndex {
   }
 
   private clearAll(): void {
+    // Not loaded until the load that follows completes: a failed load leaves no partial index in use.
+    this.loaded = false;
+    this.generation++;
+    for (const l of this.listeners) l.cleared?.();
     this.jobs.clear();
     this.companies.clear();
     this.slugToCompany.clear();
@@ -263,21 +357,43 @@ export class CatalogIndex {
     if ((last?.v ?? 0) < snap.seen) return false;
     this.companies.reserve(snap.companies.length, snap.dims);
     this.jobs.reserve(snap.jobs.length, snap.dims);
-    for (const c of snap.companies) this.putCompany({ ...c, seq: 0, vector: null }, c.vector);
+    for (const c of snap.companies) {
+      const row: CompanyRow = {
+        id: c.id,
+        name: c.name,
+        slug: c.slug,
+        category: c.category,
+        active: c.active,
+        domain: c.domain,
+        one_liner: c.oneLiner,
+        active_job_count: c.activeJobCount,
+        name_key: c.nameKey,
+        tags: c.tagList,
+        seq: 0,
+        vector: null,
+      };
+      this.putCompany(row, c.vector);
+    }
     for (let i = 0; i < snap.jobs.length; i++) {
-      // The index is empty here: no previous attributes to unplace, locations already lower-cased.
+      // The index is empty here: no previous attributes to unplace.
       const j = snap.jobs[i]!;
-      this.places.set(j.location, (this.places.get(j.location) ?? 0) + 1);
       const attrs: JobAttrs = {
         companyId: j.companyId,
         role: j.role,
-        location: j.location,
+        location: j.place.toLowerCase(),
         remote: j.remote,
+        title: j.title,
+        place: j.place,
+        url: j.url,
+        postedAtUs: j.postedAtUs,
       };
+      this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
       this.jobs.upsert(j.id, attrs, j.vector);
+      for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
       // Requests arriving during a restart's warm-up get a turn every few thousand rows.
       if (i % 5_000 === 4_999) await new Promise((resolve) => setImmediate(resolve));
     }
+    this.generation++;
     this.seen = snap.seen;
     this.marks.push({ at: now, seq: snap.seen });
     this.lastFull = now;
@@ -298,16 +414,23 @@ export class CatalogIndex {
         name: a.name,
         slug: a.slug,
         category: a.category,
-        tags: [...a.tags],
         active: a.active,
+        domain: a.domain,
+        oneLiner: a.oneLiner,
+        activeJobCount: a.activeJobCount,
+        nameKey: a.nameKey,
+        tagList: a.tagList,
         vector: this.companies.vectorOf(id),
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
         id,
         companyId: a.companyId,
         role: a.role,
-        location: a.location,
+        place: a.place,
         remote: a.remote,
+        title: a.title,
+        url: a.url,
+        postedAtUs: a.postedAtUs,
         vector: this.jobs.vectorOf(id),
       }));
       const dims = this.jobs.dimension || this.companies.dimension;
@@ -320,8 +443,9 @@ export class CatalogIndex {
   }
 
   /**
-   * Active jobs in chunks of BULK_CHUNK, each chunk one row: attributes as tab-separated lines and the vectors
-   * concatenated in base64. PGlite parses rows and bytea values slowly (~5x slower than this for 20k rows).
+   * Active jobs in chunks of BULK_CHUNK, each chunk one row: attributes as tab-separated lines (text fields
+   * escaped, see TSV_FIELD) and the vectors concatenated in base64. PGlite parses rows and bytea values slowly
+   * (~5x slower than this for 20k rows).
    */
   private async bulkLoadJobs(): Promise<void> {
     let after = '00000000-0000-0000-0000-000000000000';
@@ -334,10 +458,12 @@ export class CatalogIndex {
       }>(
         `SELECT count(*)::int AS n, max(x.id::text) AS last,
                 string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
-                  CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, translate(x.location, E'\t\n\r', '   ')),
+                  CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, x.posted_us,
+                  ${TSV_FIELD('x.location')}, ${TSV_FIELD('x.title')}, ${TSV_FIELD('x.url')}),
                   E'\n' ORDER BY x.id) AS rows,
                 encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
-           FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, e.vector
+           FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, j.title, j.url,
+                        ${POSTED_US} AS posted_us, e.vector
                    FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
                   WHERE j.active AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
         [this.opts.model, after, BULK_CHUNK],
@@ -349,7 +475,7 @@ export class CatalogIndex {
       const width = withVector > 0 ? bytes.length / withVector : 0;
       let offset = 0;
       for (const line of lines) {
-        const [id, companyId, role, remote, has, ...loc] = line.split('\t');
+        const [id, companyId, role, remote, has, postedUs, location, title, url] = line.split('\t');
         let vector: Uint8Array | null = null;
         if (has === '1') {
           vector = bytes.subarray(offset, offset + width);
@@ -360,7 +486,10 @@ export class CatalogIndex {
           company_id: companyId!,
           role_category: role!,
           remote: remote === '1',
-          location: loc.join(' '),
+          location: untsv(location!),
+          title: untsv(title!),
+          url: untsv(url!),
+          posted_us: Number(postedUs),
           active: true,
           seq: 0,
           vector,
@@ -377,21 +506,32 @@ export class CatalogIndex {
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
     this.slugToCompany.set(r.slug, r.id);
+    const tagList = r.tags ?? [];
     const attrs: CompanyAttrs = {
       name: r.name,
       slug: r.slug,
       category: r.category,
-      tags: new Set(r.tags ?? []),
+      tags: new Set(tagList.map((t) => `${t.dimension}:${t.slug}`)),
       active: r.active,
+      domain: r.domain,
+      oneLiner: r.one_liner,
+      activeJobCount: r.active_job_count,
+      nameKey: r.name_key,
+      tagList,
     };
     this.companies.upsert(r.id, attrs, vector);
+    this.generation++;
+    for (const l of this.listeners) l.companyPut?.(r.id, attrs, old);
     return r.seq;
   }
 
   private removeCompany(id: string): void {
-    const slug = this.companies.attributes(id)?.slug;
-    if (slug !== undefined && this.slugToCompany.get(slug) === id) this.slugToCompany.delete(slug);
+    const old = this.companies.attributes(id);
+    if (!old) return;
+    if (this.slugToCompany.get(old.slug) === id) this.slugToCompany.delete(old.slug);
     this.companies.remove(id);
+    this.generation++;
+    for (const l of this.listeners) l.companyRemoved?.(id, old);
   }
 
   private putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
@@ -403,15 +543,29 @@ export class CatalogIndex {
     const old = this.jobs.attributes(r.id);
     if (old) this.unplace(old.location);
     this.places.set(location, (this.places.get(location) ?? 0) + 1);
-    const attrs: JobAttrs = { companyId: r.company_id, role: r.role_category, location, remote: r.remote };
+    const attrs: JobAttrs = {
+      companyId: r.company_id,
+      role: r.role_category,
+      location,
+      remote: r.remote,
+      title: r.title,
+      place: r.location,
+      url: r.url,
+      postedAtUs: r.posted_us,
+    };
     this.jobs.upsert(r.id, attrs, vector);
+    this.generation++;
+    for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
     return r.seq;
   }
 
   private removeJob(id: string): void {
     const old = this.jobs.attributes(id);
-    if (old) this.unplace(old.location);
+    if (!old) return;
+    this.unplace(old.location);
     this.jobs.remove(id);
+    this.generation++;
+    for (const l of this.listeners) l.jobRemoved?.(id, old);
   }
 
   private unplace(location: string): void {
@@ -435,8 +589,18 @@ export class CatalogIndex {
   private safeMark(now: number): number {
     if (this.lagMs === 0) return this.seen;
     while (this.marks.length > 1 && now - this.marks[1]!.at >= this.lagMs) this.marks.shift();
-    // Never 0 once loaded: that would mean re-reading everything.
-    return Math.max(this.marks[0]?.seq ?? 1, 1);
+    // 0 only when the load found an empty catalog: everything since is then exactly what must be read.
+    return this.marks[0]?.seq ?? this.seen;
+  }
+
+  /** The company with this slug, as the job filter `company` resolves it. */
+  companyIdBySlug(slug: string): string | undefined {
+    return this.slugToCompany.get(slug);
+  }
+
+  /** The job filters as a predicate over this index's attributes (company slugs resolved here). */
+  jobFilter(filters: JobFilters): (a: JobAttrs) => boolean {
+    return jobPredicate(filters, this.slugToCompany);
   }
 
   /** Nearest jobs among those passing the filters (and `also`, when given). */

@@ -14,14 +14,19 @@ import { dirname } from 'node:path';
  * companies first, in header order. The padding lets a reader view the vectors in place instead of copying them.
  */
 
-const MAGIC = 'FLSNAP03';
+// 04: jobs and companies carry what their list items show and their list order reads.
+const MAGIC = 'FLSNAP04';
 
 export interface SnapshotJob {
   id: string;
   companyId: string;
   role: string;
-  location: string;
+  /** The location as written. */
+  place: string;
   remote: boolean;
+  title: string;
+  url: string;
+  postedAtUs: number;
   vector: Float32Array | null;
 }
 
@@ -30,8 +35,12 @@ export interface SnapshotCompany {
   name: string;
   slug: string;
   category: string;
-  tags: string[];
   active: boolean;
+  domain: string;
+  oneLiner: string;
+  activeJobCount: number;
+  nameKey: string;
+  tagList: { dimension: string; value: string; slug: string }[];
   vector: Float32Array | null;
 }
 
@@ -54,7 +63,10 @@ interface Header {
     ids: string[];
     companyIds: string[];
     roles: string[];
-    locations: string[];
+    places: string[];
+    titles: string[];
+    urls: string[];
+    postedAtUs: number[];
     remote: string;
     hasVector: string;
   };
@@ -72,7 +84,10 @@ export function writeSnapshot(path: string, s: Snapshot): void {
       ids: s.jobs.map((j) => j.id),
       companyIds: s.jobs.map((j) => j.companyId),
       roles: s.jobs.map((j) => j.role),
-      locations: s.jobs.map((j) => j.location),
+      places: s.jobs.map((j) => j.place),
+      titles: s.jobs.map((j) => j.title),
+      urls: s.jobs.map((j) => j.url),
+      postedAtUs: s.jobs.map((j) => j.postedAtUs),
       remote: s.jobs.map((j) => (j.remote ? '1' : '0')).join(''),
       hasVector: s.jobs.map((j) => (j.vector ? '1' : '0')).join(''),
     },
@@ -134,8 +149,11 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
       id,
       companyId: j.companyIds[i]!,
       role: j.roles[i]!,
-      location: j.locations[i]!,
+      place: j.places[i]!,
       remote: j.remote[i] === '1',
+      title: j.titles[i]!,
+      url: j.urls[i]!,
+      postedAtUs: j.postedAtUs[i]!,
       vector: take(j.hasVector[i] === '1'),
     }));
     if (next * dims !== floats.length) throw new Error('vector count does not match the header');

@@ -53,6 +53,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // The start-up embedding pass writes (its progress mark at least); tests begin once it has settled, so a write
   // they did not make cannot land between two of their requests.
   await deps.searchParts.idle();
+  // As a server does once listening (searchParts.warm): listings and searches then read the in-process replica.
+  await deps.searchParts.index.refresh();
   const minted = await deps.tokens.create('test');
   const request: TestApp['request'] = ({ token, ...rest }) => {
     const headers = { ...(rest.headers ?? {}) } as Record<string, string>;

@@ -1,0 +1,350 @@
+import type { CatalogIndex, JobAttrs } from '../search/catalog-index.js';
+import type { ReplicaGate } from './replica-gate.js';
+import type { JobFilters, JobListItem, RoleCategory } from './types.js';
+
+/**
+ * GET /jobs without a search, served from the in-process catalog replica (src/search/catalog-index.ts) instead of
+ * the database: on the embedded database every query runs on the event loop, and a listing was one to three of
+ * them (~5 ms at 100k jobs). ReplicaGate keeps it exact: the replica catches up with committed writes first.
+ *
+ * The /jobs order (posted_at descending in microseconds, as the database orders, then id descending) is kept as
+ * columns: ids and attributes for building items, and typed arrays of what the filters read, so that filtering
+ * 100k jobs is a scan of a few flat arrays (~0.2 ms) rather than a walk over 100k scattered objects (~15 ms of
+ * cache misses). Changes are merged into the order, not re-sorted. A filtered listing is remembered per filter
+ * until the replica changes, so deeper pages of the same filter are slices.
+ *
+ * Until the replica has loaded (the first second or so after a start), or while it reloads, list() returns
+ * undefined and the caller answers from SQL.
+ */
+
+interface Memo {
+  generation: number;
+  /** Positions in the order, in order. */
+  positions: Int32Array;
+}
+
+/** Filtered lists remembered at once (LRU), and the most positions they may hold together. */
+const MEMO_ENTRIES = 256;
+const MEMO_POSITIONS = 2_000_000;
+const NOTHING = new Int32Array(0);
+
+/** The order's columns: position i holds the i-th job of the /jobs order. */
+class Columns {
+  ids: string[];
+  attrs: JobAttrs[];
+  posted: Float64Array;
+  role: Uint8Array;
+  remote: Uint8Array;
+  company: Int32Array;
+  place: Int32Array;
+
+  constructor(readonly length: number) {
+    this.ids = new Array<string>(length);
+    this.attrs = new Array<JobAttrs>(length);
+    this.posted = new Float64Array(length);
+    this.role = new Uint8Array(length);
+    this.remote = new Uint8Array(length);
+    this.company = new Int32Array(length);
+    this.place = new Int32Array(length);
+  }
+}
+
+export class JobListing {
+  private cols = new Columns(0);
+  private built = false;
+  /** Jobs changed since the order was synced, with their posted_at in the order (undefined: not in it). */
+  private readonly changed = new Map<string, number | undefined>();
+  private orderGeneration = -1;
+  private readonly memo = new Map<string, Memo>();
+  private memoPositions = 0;
+  private readonly index: CatalogIndex;
+  // Small integer codes for what the filters compare; codes are never reused, so old columns stay valid.
+  private readonly roleCodes = new Map<string, number>();
+  private readonly companyCodes = new Map<string, number>();
+  private readonly placeCodes = new Map<string, number>();
+  private readonly places: string[] = [];
+
+  constructor(private readonly gate: ReplicaGate) {
+    const index = gate.index;
+    this.index = index;
+    const track = (id: string, old: JobAttrs | undefined) => {
+      // The first change since the sync knows where the job sits in the order (its posted_at then).
+      if (this.built && !this.changed.has(id)) this.changed.set(id, old?.postedAtUs);
+    };
+    index.listen({
+      jobPut: (id, _attrs, old) => track(id, old),
+      jobRemoved: (id, old) => track(id, old),
+      cleared: () => {
+        this.built = false;
+        this.cols = new Columns(0);
+        this.changed.clear();
+        this.clearMemo();
+      },
+    });
+  }
+
+  /** One page and the total, or undefined when the replica cannot answer yet (the caller uses SQL). */
+  async list(
+    filters: JobFilters,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: JobListItem[]; total: number } | undefined> {
+    if (!(await this.gate.open())) return undefined;
+    this.syncOrder();
+    const positions = this.matching(filters);
+    const total = positions ? positions.length : this.cols.length;
+    const end = Math.min(total, page.offset + page.limit);
+    const items: JobListItem[] = [];
+    for (let i = page.offset; i < end; i++) {
+      const at = positions ? positions[i]! : i;
+      const item = this.item(this.cols.ids[at]!, this.cols.attrs[at]!);
+      // A job whose company is not in the replica (not expected: a foreign key) is answered from SQL.
+      if (!item) return undefined;
+      items.push(item);
+    }
+    return { items, total };
+  }
+
+  /**
+   * List items of active jobs by id, in the order given (a search shortlist's page); ids not active are skipped,
+   * as jobsByIds does. Undefined when the replica cannot answer.
+   */
+  async itemsByIds(ids: readonly string[]): Promise<JobListItem[] | undefined> {
+    if (!(await this.gate.open())) return undefined;
+    const items: JobListItem[] = [];
+    for (const id of ids) {
+      const a = this.index.jobs.attributes(id);
+      if (!a) continue;
+      const item = this.item(id, a);
+      if (!item) return undefined;
+      items.push(item);
+    }
+    return items;
+  }
+
+  /**
+   * Builds the order once the replica has loaded, so the first listing after a start does not pay for the sort.
+   */
+  async warm(): Promise<void> {
+    if (await this.gate.loaded()) this.syncOrder();
+  }
+
+  private item(id: string, a: JobAttrs): JobListItem | undefined {
+    const company = this.index.companies.attributes(a.companyId);
+    if (!company) return undefined;
+    return {
+      id,
+      title: a.title,
+      company: { name: company.name, slug: company.slug },
+      location: a.place,
+      remote: a.remote,
+      roleCategory: a.role as RoleCategory,
+      url: a.url,
+      // The database driver truncates to milliseconds in the same way.
+      postedAt: new Date(Math.floor(a.postedAtUs / 1000)).toISOString(),
+    };
+  }
+
+  /**
+   * Positions of the jobs passing the filters (catalog/filters.ts jobFilterSql, same meaning), or null when no
+   * filter is set (every position).
+   */
+  private matching(f: JobFilters): Int32Array | null {
+    if (
+      f.roleCategories === undefined &&
+      f.companySlug === undefined &&
+      f.location === undefined &&
+      !f.remoteOnly
+    )
+      return null;
+    const key = JSON.stringify([
+      f.roleCategories ? [...f.roleCategories].sort() : null,
+      f.companySlug ?? null,
+      f.location?.toLowerCase() ?? null,
+      f.remoteOnly === true,
+    ]);
+    const hit = this.memo.get(key);
+    if (hit && hit.generation === this.index.generation) {
+      this.memo.delete(key);
+      this.memo.set(key, hit);
+      return hit.positions;
+    }
+    if (hit) this.forget(key, hit);
+    const positions = this.scan(f);
+    this.memo.set(key, { generation: this.index.generation, positions });
+    this.memoPositions += positions.length;
+    for (const [k, m] of this.memo) {
+      if (this.memo.size <= MEMO_ENTRIES && this.memoPositions <= MEMO_POSITIONS) break;
+      this.forget(k, m);
+    }
+    return positions;
+  }
+
+  private scan(f: JobFilters): Int32Array {
+    const { role, remote, company, place, length } = this.cols;
+    let roles: Uint8Array | undefined;
+    if (f.roleCategories !== undefined) {
+      roles = new Uint8Array(256);
+      for (const r of f.roleCategories) {
+        const code = this.roleCodes.get(r);
+        if (code !== undefined) roles[code] = 1;
+      }
+    }
+    let companyCode = -1;
+    if (f.companySlug !== undefined) {
+      const id = this.index.companyIdBySlug(f.companySlug);
+      const code = id === undefined ? undefined : this.companyCodes.get(id);
+      if (code === undefined) return NOTHING;
+      companyCode = code;
+    }
+    let places: Uint8Array | undefined;
+    if (f.location !== undefined) {
+      // The substring test runs once per distinct location, not once per job.
+      const wanted = f.location.toLowerCase();
+      places = new Uint8Array(this.places.length);
+      let any = false;
+      for (let p = 0; p < this.places.length; p++) {
+        if (this.places[p]!.includes(wanted)) {
+          places[p] = 1;
+          any = true;
+        }
+      }
+      if (!any) return NOTHING;
+    }
+    const remoteOnly = f.remoteOnly === true;
+    const found: number[] = [];
+    for (let i = 0; i < length; i++) {
+      if (roles !== undefined && roles[role[i]!] !== 1) continue;
+      if (companyCode >= 0 && company[i] !== companyCode) continue;
+      if (places !== undefined && places[place[i]!] !== 1) continue;
+      if (remoteOnly && remote[i] !== 1) continue;
+      found.push(i);
+    }
+    return Int32Array.from(found);
+  }
+
+  /** Brings the order up to date with the replica: one full sort, then merges of what changed. */
+  private syncOrder(): void {
+    if (this.built && this.orderGeneration === this.index.generation) return;
+    if (!this.built) this.build();
+    else if (this.changed.size > 0) this.merge();
+    this.changed.clear();
+    this.orderGeneration = this.index.generation;
+  }
+
+  private build(): void {
+    const ids: string[] = [];
+    const attrs: JobAttrs[] = [];
+    for (const [id, a] of this.index.jobs.entries()) {
+      ids.push(id);
+      attrs.push(a);
+    }
+    const posted = Float64Array.from(attrs, (a) => a.postedAtUs);
+    const perm = Array.from(ids, (_id, i) => i);
+    perm.sort((a, b) => posted[b]! - posted[a]! || idDesc(ids[a]!, ids[b]!));
+    const cols = new Columns(perm.length);
+    for (let k = 0; k < perm.length; k++) this.put(cols, k, ids[perm[k]!]!, attrs[perm[k]!]!);
+    this.cols = cols;
+    this.built = true;
+  }
+
+  /**
+   * Drops the changed jobs from their old places (found by binary search on the posted_at they had) and merges
+   * their current versions in: O(n) copying of flat columns, no re-sort.
+   */
+  private merge(): void {
+    const old = this.cols;
+    const drop = new Uint8Array(old.length);
+    let dropped = 0;
+    const fresh: [string, JobAttrs][] = [];
+    for (const [id, postedAtUs] of this.changed) {
+      if (postedAtUs !== undefined) {
+        const at = this.locate(postedAtUs, id);
+        if (at >= 0 && drop[at] === 0) {
+          drop[at] = 1;
+          dropped++;
+        }
+      }
+      const a = this.index.jobs.attributes(id);
+      if (a) fresh.push([id, a]);
+    }
+    fresh.sort((x, y) => y[1].postedAtUs - x[1].postedAtUs || idDesc(x[0], y[0]));
+    const cols = new Columns(old.length - dropped + fresh.length);
+    let k = 0;
+    let f = 0;
+    for (let i = 0; i < old.length; i++) {
+      if (drop[i] === 1) continue;
+      while (f < fresh.length) {
+        const [id, a] = fresh[f]!;
+        const before = a.postedAtUs > old.posted[i]! || (a.postedAtUs === old.posted[i] && id > old.ids[i]!);
+        if (!before) break;
+        this.put(cols, k++, id, a);
+        f++;
+      }
+      cols.ids[k] = old.ids[i]!;
+      cols.attrs[k] = old.attrs[i]!;
+      cols.posted[k] = old.posted[i]!;
+      cols.role[k] = old.role[i]!;
+      cols.remote[k] = old.remote[i]!;
+      cols.company[k] = old.company[i]!;
+      cols.place[k] = old.place[i]!;
+      k++;
+    }
+    for (; f < fresh.length; f++) this.put(cols, k++, fresh[f]![0], fresh[f]![1]);
+    this.cols = cols;
+  }
+
+  /** The position of `id`, which sits in the order with this posted_at; -1 if it is not there. */
+  private locate(postedAtUs: number, id: string): number {
+    const { posted, ids } = this.cols;
+    let lo = 0;
+    let hi = posted.length;
+    // First position not ahead of (postedAtUs, id) in the order.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const ahead = posted[mid]! > postedAtUs || (posted[mid] === postedAtUs && ids[mid]! > id);
+      if (ahead) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < ids.length && ids[lo] === id ? lo : -1;
+  }
+
+  private put(cols: Columns, k: number, id: string, a: JobAttrs): void {
+    cols.ids[k] = id;
+    cols.attrs[k] = a;
+    cols.posted[k] = a.postedAtUs;
+    cols.role[k] = code(this.roleCodes, a.role);
+    cols.remote[k] = a.remote ? 1 : 0;
+    cols.company[k] = code(this.companyCodes, a.companyId);
+    let p = this.placeCodes.get(a.location);
+    if (p === undefined) {
+      p = this.places.length;
+      this.places.push(a.location);
+      this.placeCodes.set(a.location, p);
+    }
+    cols.place[k] = p;
+  }
+
+  private forget(key: string, m: Memo): void {
+    this.memo.delete(key);
+    this.memoPositions -= m.positions.length;
+  }
+
+  private clearMemo(): void {
+    this.memo.clear();
+    this.memoPositions = 0;
+  }
+}
+
+function code(codes: Map<string, number>, value: string): number {
+  let c = codes.get(value);
+  if (c === undefined) {
+    c = codes.size;
+    codes.set(value, c);
+  }
+  return c;
+}
+
+/** id descending: uuids compare as their lower-case text, as the database compares them. */
+function idDesc(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
