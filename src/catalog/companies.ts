@@ -119,6 +119,7 @@ interface CompanyDetailRow extends CompanyListRow {
   is_sample: boolean;
   created_at: Date;
   updated_at: Date;
+  tags: CompanyTag[] | null;
 }
 
 /**
@@ -132,15 +133,23 @@ export async function getCompany(db: Queryable, idOrSlug: string): Promise<Compa
   const rows = await db.query<CompanyDetailRow>(
     `SELECT id, name, slug, domain, one_liner, active_job_count, website, category, description, founded_year,
        employee_count, headquarters, funding_summary, total_funding_usd::float8 AS total_funding_usd,
-       social_links, logo_url, research_summary, active, is_sample, created_at, updated_at
+       social_links, logo_url, research_summary, active, is_sample, created_at, updated_at,
+       (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
+           ORDER BY lower(t.value), t.slug)
+          FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = companies.id) AS tags
      FROM companies WHERE ${byId ? 'id = $1::uuid' : 'slug = $1'}`,
     [byId ? idOrSlug : idOrSlug.toLowerCase()],
   );
   const r = rows[0];
   if (!r) return undefined;
-  const [item] = await withTags(db, [r]);
   return {
-    ...(item as CompanyListItem),
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    domain: r.domain,
+    oneLiner: r.one_liner,
+    // One query with the company's row: a detail read is one round trip.
+    tags: sortTagsByDimension(r.tags ?? []),
     activeJobCount: r.active_job_count,
     website: r.website,
     category: r.category,
