@@ -1,14 +1,16 @@
-import { companyFilterSql, jobFilterSql } from '../catalog/filters.js';
-import { slugify } from '../catalog/tags.js';
+import { companyFilterSql } from '../catalog/filters.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
-import type { CatalogIndex, JobAttrs } from './catalog-index.js';
+import { type CatalogIndex, companyPredicate, type JobAttrs } from './catalog-index.js';
 import { rawTokens } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, type RankedList } from './fusion.js';
-import { JOB_MATCH_WINDOW, KeywordSearch } from './keyword.js';
+import { KeywordSearch } from './keyword.js';
+import { KeywordIndex } from './keyword-index.js';
+import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
+import type { TopK } from './vector-index.js';
 
 /**
  * Hybrid search: keyword candidates (full text, weighted fields, prefix on the last word; an any-word variant;
@@ -16,9 +18,13 @@ import type { SearchService } from './types.js';
  * query embedding) are retrieved with every filter applied inside each retrieval, then fused with Reciprocal
  * Rank Fusion. Role words in the query boost jobs of that role category; an exact company name or slug pins
  * that company first. If the embedder fails, search degrades to the keyword lists instead of failing. Queries
- * written with websearch operators get keyword semantics only (see usesOperators).
+ * written with websearch operators get keyword semantics only, from PostgreSQL (see usesOperators).
+ *
+ * Job search runs in memory, from the index the change feed keeps current: the keyword lists from its inverted
+ * index (keyword-index.ts), the semantic ones from one vector scan. Company search keeps PostgreSQL full text
+ * for its all-words and any-word lists (it covers descriptions and research summaries, ~5,000 rows); company
+ * names (misspellings, exact names) are matched in memory.
  */
-
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
 export interface HybridSearchOptions {
@@ -35,6 +41,8 @@ export interface HybridSearchOptions {
   mode?: SearchMode;
   /** Called when the semantic half fails and search falls back to keywords. */
   onSemanticError?: (err: unknown) => void;
+  /** Called with each stage's wall time in ms (the latency bench's breakdown). */
+  onStage?: (stage: string, ms: number) => void;
 }
 
 /** pg_trgm word_similarity above which a company name counts as a (misspelled) match. */
@@ -44,7 +52,7 @@ const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
 
 export class HybridSearch implements SearchService {
-  private readonly keyword: KeywordSearch;
+  private readonly sql: KeywordSearch;
   private readonly understanding = new QueryUnderstanding();
   private readonly queryVectors = new Map<string, Float32Array>();
   private readonly k: number;
@@ -53,91 +61,117 @@ export class HybridSearch implements SearchService {
   private readonly mode: SearchMode;
 
   constructor(private readonly opts: HybridSearchOptions) {
-    this.keyword = new KeywordSearch(opts.db);
+    this.sql = new KeywordSearch(opts.db);
     this.k = opts.rrfK ?? DEFAULT_RRF_K;
     this.n = opts.candidates ?? 100;
     this.minSimilarity = opts.minSimilarity ?? 0.35;
     this.mode = opts.mode ?? 'hybrid';
+    // Built now, so that the index's loads fill it as they go instead of the first search building it.
+    if (this.mode !== 'semantic') KeywordIndex.of(opts.index);
   }
 
   async searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]> {
     const q = query.trim();
     if (q === '') return [];
-    if (this.mode === 'hybrid' && usesOperators(q)) return this.keyword.searchJobs(q, filters, limit);
+    if (this.mode !== 'semantic' && usesOperators(q)) return this.sql.searchJobs(q, filters, limit);
     // Once per search: the in-process index catches up with committed writes before it is read.
-    if (this.mode !== 'keyword') await this.opts.index.refresh();
+    await this.stage('refresh', () => this.opts.index.refresh());
+    const index = this.opts.index;
+    const pass = index.jobFilter(filters);
     const lists: RankedList[] = [];
     if (this.mode !== 'semantic') {
-      lists.push({ ids: await this.keyword.searchJobs(q, filters, this.n) });
+      const words = KeywordIndex.of(index);
+      lists.push({ ids: this.stage('kw.all', () => words.allWords(allWordsQuery(q), pass, this.n)) });
       if (this.mode === 'hybrid') {
         if (rawTokens(q).length > 1)
-          lists.push({ ids: await this.anyWordJobs(q, filters), weight: ANY_WORD_WEIGHT });
-        lists.push({ ids: await this.jobsOfSimilarCompanies(q, filters) });
+          lists.push({
+            ids: this.stage('kw.any', () => words.anyWords(distinctLexemes(q), pass, this.n)),
+            weight: ANY_WORD_WEIGHT,
+          });
+        // Jobs at the companies named, even misspelled ("antropic"): the 5 best-matching active companies.
+        const named = this.stage('kw.names', () =>
+          words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5),
+        );
+        if (named.length > 0) lists.push({ ids: words.jobsOfCompanies(named, pass, this.n) });
       }
     }
+    const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
+    const atPlace = (a: JobAttrs) => places.some((p) => a.location.includes(p));
     if (this.mode !== 'keyword') {
-      const vector = await this.queryVector(q);
+      const vector = await this.stage('embed', () => this.queryVector(q));
       if (vector) {
-        const hits = this.opts.index.searchJobs(vector, filters, this.n, this.minSimilarity);
-        lists.push({ ids: hits.map((h) => h.id) });
+        const wanted: TopK<JobAttrs>[] = [{ k: this.n, accept: pass, minScore: this.minSimilarity }];
+        // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second
+        // list filled by the same scan.
+        if (places.length > 0) wanted.push({ k: this.n, accept: (a) => pass(a) && atPlace(a), minScore: -1 });
+        const found = this.stage('scan', () => index.jobs.searchEach(vector, wanted));
+        for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });
       }
     }
     const boosts = new Map<string, number>();
-    if (this.mode === 'hybrid') {
-      const places = this.opts.index.placesMatching(this.understanding.locationTerms(q));
-      const atPlace = (a: JobAttrs) => places.some((p) => a.location.includes(p));
-      if (places.length > 0) {
-        // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first.
-        const vector = await this.queryVector(q);
-        if (vector)
-          lists.push({
-            ids: this.opts.index.searchJobs(vector, filters, this.n, -1, atPlace).map((h) => h.id),
-          });
-      }
-      const roles = new Set<string>(this.understanding.roles(q));
-      if (roles.size > 0 || places.length > 0) {
-        // Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches.
-        const boost = 0.5 / (this.k + 1);
-        for (const list of lists) {
-          for (const id of list.ids) {
-            const attrs = this.opts.index.jobs.attributes(id);
-            if (!attrs) continue;
-            const score =
-              (roles.has(attrs.role) ? boost : 0) + (places.length > 0 && atPlace(attrs) ? boost : 0);
-            if (score > 0) boosts.set(id, score);
-          }
+    const roles = this.mode === 'hybrid' ? new Set<string>(this.understanding.roles(q)) : new Set<string>();
+    if (roles.size > 0 || places.length > 0) {
+      // Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches.
+      const boost = 0.5 / (this.k + 1);
+      for (const list of lists) {
+        for (const id of list.ids) {
+          const attrs = index.jobs.attributes(id);
+          if (!attrs) continue;
+          const score =
+            (roles.has(attrs.role) ? boost : 0) + (places.length > 0 && atPlace(attrs) ? boost : 0);
+          if (score > 0) boosts.set(id, score);
         }
       }
     }
-    return fuseRankings(lists, { k: this.k, boosts, limit });
+    return this.stage('fuse', () => fuseRankings(lists, { k: this.k, boosts, limit }));
   }
 
   async searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]> {
     const q = query.trim();
     if (q === '') return [];
-    if (this.mode === 'hybrid' && usesOperators(q)) return this.keyword.searchCompanies(q, filters, limit);
-    if (this.mode !== 'keyword') await this.opts.index.refresh();
+    if (this.mode !== 'semantic' && usesOperators(q)) return this.sql.searchCompanies(q, filters, limit);
+    await this.opts.index.refresh();
+    const index = this.opts.index;
+    const pass = companyPredicate(filters);
     const lists: RankedList[] = [];
     let pinned: string[] = [];
     if (this.mode !== 'semantic') {
-      lists.push({ ids: await this.keyword.searchCompanies(q, filters, this.n) });
+      lists.push({ ids: await this.sql.searchCompanies(q, filters, this.n) });
       if (this.mode === 'hybrid') {
         if (rawTokens(q).length > 1) {
           lists.push({ ids: await this.anyWordCompanies(q, filters), weight: ANY_WORD_WEIGHT });
         }
-        lists.push({ ids: await this.similarCompanies(q, filters, this.n) });
+        const words = KeywordIndex.of(index);
+        lists.push({
+          ids: words
+            .similarCompanies(q, NAME_SIMILARITY, pass)
+            .slice(0, this.n)
+            .map((m) => m.id),
+        });
+        pinned = words.exactCompanies(q, pass);
       }
     }
     if (this.mode !== 'keyword') {
       const vector = await this.queryVector(q);
       if (vector) {
         lists.push({
-          ids: this.opts.index.searchCompanies(vector, filters, this.n, this.minSimilarity).map((h) => h.id),
+          ids: index.companies.search(vector, this.n, pass, this.minSimilarity).map((h) => h.id),
         });
       }
     }
-    if (this.mode === 'hybrid') pinned = await this.exactCompanies(q, filters);
     return fuseRankings(lists, { k: this.k, pinned, limit });
+  }
+
+  /** Runs one stage, reporting its wall time when asked to (the latency bench's breakdown). */
+  private stage<T>(name: string, run: () => T): T {
+    if (!this.opts.onStage) return run();
+    const t0 = performance.now();
+    const out = run();
+    if (out instanceof Promise) {
+      return out.finally(() => this.opts.onStage?.(name, performance.now() - t0)) as T;
+    }
+    this.opts.onStage(name, performance.now() - t0);
+    return out;
   }
 
   private async queryVector(q: string): Promise<Float32Array | undefined> {
@@ -159,21 +193,6 @@ export class HybridSearch implements SearchService {
   }
 
   /** Any query word (OR of the stemmed lexemes), ranked by ts_rank: recall for paraphrases and long queries. */
-  private async anyWordJobs(q: string, filters: JobFilters): Promise<string[]> {
-    const where = jobFilterSql(filters, 4);
-    // Bounded like the keyword list (JOB_MATCH_WINDOW): an OR of common words can match most of the catalog.
-    const rows = await this.opts.db.query<{ id: string }>(
-      `WITH m AS (
-         SELECT j.id, j.posted_at FROM jobs j, ${ANY_WORD_TSQUERY} AS w
-          WHERE w.q IS NOT NULL AND j.search_tsv @@ w.q AND ${where.sql}
-          ORDER BY j.posted_at DESC, j.id DESC LIMIT $3)
-       SELECT j.id FROM m JOIN jobs j ON j.id = m.id, ${ANY_WORD_TSQUERY} AS w
-        ORDER BY ts_rank(j.search_tsv, w.q) DESC, m.posted_at DESC, m.id DESC LIMIT $2`,
-      [q, this.n, JOB_MATCH_WINDOW, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
-
   private async anyWordCompanies(q: string, filters: CompanyFilters): Promise<string[]> {
     const where = companyFilterSql(filters, 3);
     const rows = await this.opts.db.query<{ id: string }>(
@@ -181,45 +200,6 @@ export class HybridSearch implements SearchService {
         WHERE w.q IS NOT NULL AND c.search_tsv @@ w.q AND ${where.sql}
         ORDER BY ts_rank(c.search_tsv, w.q) DESC, c.id LIMIT $2`,
       [q, this.n, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  /** Companies whose name appears in the query, even misspelled ("antropic", "databriks"): pg_trgm. */
-  private async similarCompanies(q: string, filters: CompanyFilters, limit: number): Promise<string[]> {
-    const where = companyFilterSql(filters, 4);
-    const rows = await this.opts.db.query<{ id: string }>(
-      `SELECT c.id FROM companies c
-        WHERE word_similarity(lower(c.name), lower($1)) >= $2 AND ${where.sql}
-        ORDER BY word_similarity(lower(c.name), lower($1)) DESC, c.id LIMIT $3`,
-      [q, NAME_SIMILARITY, limit, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  /** Jobs at companies named (or misspelled) in the query, best name match first, then newest. */
-  private async jobsOfSimilarCompanies(q: string, filters: JobFilters): Promise<string[]> {
-    const where = jobFilterSql(filters, 4);
-    const rows = await this.opts.db.query<{ id: string }>(
-      `WITH m AS (
-         SELECT c.id, word_similarity(lower(c.name), lower($1)) AS sim FROM companies c
-          WHERE c.active AND word_similarity(lower(c.name), lower($1)) >= $2
-          ORDER BY sim DESC, c.id LIMIT 5)
-       SELECT j.id FROM jobs j JOIN m ON m.id = j.company_id
-        WHERE ${where.sql}
-        ORDER BY m.sim DESC, j.posted_at DESC, j.id DESC LIMIT $3`,
-      [q, NAME_SIMILARITY, this.n, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  /** A company whose name equals the query (case-insensitively) or whose slug equals its slug form. */
-  private async exactCompanies(q: string, filters: CompanyFilters): Promise<string[]> {
-    const where = companyFilterSql(filters, 3);
-    const rows = await this.opts.db.query<{ id: string }>(
-      `SELECT c.id FROM companies c WHERE (lower(c.name) = lower($1) OR c.slug = $2) AND ${where.sql}
-        ORDER BY (lower(c.name) = lower($1)) DESC, c.id`,
-      [q, slugify(q), ...where.params],
     );
     return rows.map((r) => r.id);
   }

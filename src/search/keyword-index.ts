@@ -1,0 +1,408 @@
+import { slugify } from '../catalog/tags.js';
+import type { CatalogIndex, CompanyAttrs, JobAttrs } from './catalog-index.js';
+import { type AllWordsQuery, lexemes } from './lexemes.js';
+import { type NameMatch, NameMatcher } from './trigram.js';
+import { type RankDoc, type RankTerm, rankOr, tsRank } from './ts-rank.js';
+
+/**
+ * The keyword half of hybrid search, in memory: an inverted index over job titles (weight A) and company names
+ * (weight B), the same text as the jobs.search_tsv column, plus company names for misspellings (trigrams) and
+ * exact name or slug matches. It follows the CatalogIndex through its listener (bulk load, snapshot, change-feed
+ * deltas), so it is exactly as fresh as the vectors.
+ *
+ * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists cost
+ * ~10 ms (all words) + ~30 ms (any word) + ~6 ms (company-name trigrams) per search at 100k jobs, at p99 more
+ * than the whole 30 ms budget; a word in half the catalog ("engineer") makes PostgreSQL read thousands of
+ * tsvectors to rank them. Here the same lists cost ~0.1–5 ms together, off the database. Lexemes follow
+ * to_tsvector('english') for ordinary words (lexemes.ts) and ranks follow ts_rank (ts-rank.ts); queries with
+ * websearch operators ("quoted", -not, or) still go to PostgreSQL, whose semantics they ask for.
+ */
+
+interface Doc extends RankDoc {
+  id: string;
+  attrs: JobAttrs;
+  lex: string[];
+  pos: number[];
+  titleCount: number;
+}
+
+export interface CompanyLookup {
+  attributes(id: string): CompanyAttrs | undefined;
+}
+
+/** Best first: higher score, then newer, then larger id (the SQL lists' ORDER BY … posted_at DESC, id DESC). */
+class TopN {
+  readonly scores: number[] = [];
+  readonly docs: Doc[] = [];
+  constructor(private readonly n: number) {}
+
+  private before(score: number, d: Doc, i: number): boolean {
+    const s = this.scores[i]!;
+    if (score !== s) return score > s;
+    const o = this.docs[i]!;
+    if (d.attrs.postedAtUs !== o.attrs.postedAtUs) return d.attrs.postedAtUs > o.attrs.postedAtUs;
+    return d.id > o.id;
+  }
+
+  add(score: number, d: Doc): void {
+    const len = this.docs.length;
+    if (len === this.n && !this.before(score, d, len - 1)) return;
+    let lo = 0;
+    let hi = len;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.before(score, d, mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    this.scores.splice(lo, 0, score);
+    this.docs.splice(lo, 0, d);
+    if (this.docs.length > this.n) {
+      this.scores.pop();
+      this.docs.pop();
+    }
+  }
+
+  get full(): boolean {
+    return this.docs.length === this.n;
+  }
+
+  /** The lowest score in the list (meaningful when full). */
+  get worst(): number {
+    return this.scores[this.scores.length - 1] ?? Number.NEGATIVE_INFINITY;
+  }
+
+  ids(): string[] {
+    return this.docs.map((d) => d.id);
+  }
+}
+
+export class KeywordIndex {
+  private readonly docs: (Doc | undefined)[] = [];
+  private readonly slots = new Map<string, number>();
+  private readonly free: number[] = [];
+  /**
+   * Lexeme -> (slot -> code of that lexeme's ts_rank contribution in the document, see rankOr). Titles make few
+   * distinct values, so postings hold small-integer codes into `contributions` rather than boxed doubles.
+   */
+  private readonly postings = new Map<string, Map<number, number>>();
+  private readonly contributions: number[] = [];
+  private readonly contributionCodes = new Map<number, number>();
+  /** Sorted lexemes, for prefix terms; rebuilt when a lexeme appears or disappears. */
+  private vocabulary: string[] | undefined = [];
+  private readonly companyJobs = new Map<string, Set<number>>();
+  private readonly companyNames = new Map<string, string>();
+  private readonly names = new NameMatcher();
+  private readonly byLowerName = new Map<string, Set<string>>();
+  private readonly bySlug = new Map<string, string>();
+  /** Per-slot scratch of one query: score, and the stamp of the query that last visited the slot. */
+  private scores = new Float64Array(0);
+  private stamps = new Uint32Array(0);
+  private touched = new Int32Array(0);
+  private stamp = 0;
+
+  constructor(private readonly companies: CompanyLookup) {}
+
+  /** The index for a CatalogIndex: built once from its current rows, then kept current by its listener. */
+  static of(index: CatalogIndex): KeywordIndex {
+    let k = built.get(index);
+    if (!k) {
+      const made = new KeywordIndex(index.companies);
+      for (const [id, attrs] of index.companies.entries()) made.putCompany(id, attrs, undefined);
+      for (const [id, attrs] of index.jobs.entries()) made.putJob(id, attrs);
+      index.listen({
+        jobPut: (id, attrs) => made.putJob(id, attrs),
+        jobRemoved: (id) => made.removeJob(id),
+        companyPut: (id, attrs, old) => made.putCompany(id, attrs, old),
+        companyRemoved: (id, old) => made.removeCompany(id, old),
+        cleared: () => made.clear(),
+      });
+      built.set(index, made);
+      k = made;
+    }
+    return k;
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  putJob(id: string, attrs: JobAttrs): void {
+    const at = this.slots.get(id);
+    const current = at === undefined ? undefined : this.docs[at]!;
+    // Re-reads and embedding writes re-put unchanged rows: same words, same company, nothing to re-index.
+    if (current && current.attrs.title === attrs.title && current.attrs.companyId === attrs.companyId) {
+      current.attrs = attrs;
+      return;
+    }
+    this.indexJob(id, attrs);
+  }
+
+  private indexJob(id: string, attrs: JobAttrs): void {
+    this.removeJob(id);
+    const title = lexemes(attrs.title);
+    const company = lexemes(this.companyNames.get(attrs.companyId) ?? '');
+    // tsvector concatenation: the company name's positions follow the title's last lexeme.
+    const offset = title.at(-1)?.pos ?? 0;
+    const all = [...title, ...company.map((l) => ({ lexeme: l.lexeme, pos: l.pos + offset }))];
+    const slot = this.free.pop() ?? this.docs.length;
+    const doc: Doc = {
+      id,
+      attrs,
+      lex: all.map((l) => l.lexeme),
+      pos: all.map((l) => Math.min(l.pos, 16_383)),
+      titleCount: title.length,
+    };
+    this.docs[slot] = doc;
+    this.slots.set(id, slot);
+    for (const l of new Set(doc.lex)) {
+      let posting = this.postings.get(l);
+      if (!posting) {
+        posting = new Map();
+        this.postings.set(l, posting);
+        this.vocabulary = undefined;
+      }
+      // A one-term query's rank, precomputed: OR ranks are sums of these.
+      posting.set(slot, this.contributionCode(rankOr(doc, [{ lexeme: l, prefix: false }])));
+    }
+    let jobs = this.companyJobs.get(attrs.companyId);
+    if (!jobs) {
+      jobs = new Set();
+      this.companyJobs.set(attrs.companyId, jobs);
+    }
+    jobs.add(slot);
+  }
+
+  private contributionCode(value: number): number {
+    let code = this.contributionCodes.get(value);
+    if (code === undefined) {
+      code = this.contributions.length;
+      this.contributions.push(value);
+      this.contributionCodes.set(value, code);
+    }
+    return code;
+  }
+
+  removeJob(id: string): void {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return;
+    const doc = this.docs[slot]!;
+    for (const l of new Set(doc.lex)) {
+      const set = this.postings.get(l);
+      set?.delete(slot);
+      if (set?.size === 0) {
+        this.postings.delete(l);
+        this.vocabulary = undefined;
+      }
+    }
+    const jobs = this.companyJobs.get(doc.attrs.companyId);
+    jobs?.delete(slot);
+    if (jobs?.size === 0) this.companyJobs.delete(doc.attrs.companyId);
+    this.docs[slot] = undefined;
+    this.slots.delete(id);
+    this.free.push(slot);
+  }
+
+  putCompany(id: string, attrs: CompanyAttrs, old: CompanyAttrs | undefined): void {
+    if (old) this.forgetCompanyKeys(id, old);
+    this.names.set(id, attrs.name);
+    const lower = attrs.name.toLowerCase();
+    let ids = this.byLowerName.get(lower);
+    if (!ids) {
+      ids = new Set();
+      this.byLowerName.set(lower, ids);
+    }
+    ids.add(id);
+    this.bySlug.set(attrs.slug, id);
+    const renamed = this.companyNames.get(id) !== attrs.name;
+    this.companyNames.set(id, attrs.name);
+    // Job documents hold the company name's lexemes.
+    if (renamed) {
+      for (const slot of [...(this.companyJobs.get(id) ?? [])]) {
+        const doc = this.docs[slot]!;
+        this.indexJob(doc.id, doc.attrs);
+      }
+    }
+  }
+
+  removeCompany(id: string, old: CompanyAttrs): void {
+    this.forgetCompanyKeys(id, old);
+    this.names.delete(id);
+    this.companyNames.delete(id);
+  }
+
+  private forgetCompanyKeys(id: string, old: CompanyAttrs): void {
+    const lower = old.name.toLowerCase();
+    const ids = this.byLowerName.get(lower);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byLowerName.delete(lower);
+    if (this.bySlug.get(old.slug) === id) this.bySlug.delete(old.slug);
+  }
+
+  clear(): void {
+    this.docs.length = 0;
+    this.slots.clear();
+    this.free.length = 0;
+    this.postings.clear();
+    this.vocabulary = [];
+    this.companyJobs.clear();
+    this.companyNames.clear();
+    this.names.clear();
+    this.byLowerName.clear();
+    this.bySlug.clear();
+  }
+
+  /**
+   * Jobs containing every lexeme of the query (the last word as a prefix), ranked like ts_rank, then newest.
+   * Every match is ranked (the SQL list ranked only the 2,000 newest, to bound its cost).
+   */
+  allWords(q: AllWordsQuery, accept: (a: JobAttrs) => boolean, n: number): string[] {
+    const prefix = q.prefix !== null && !q.exact.includes(q.prefix) ? q.prefix : null;
+    const terms: RankTerm[] = q.exact.map((lexeme) => ({ lexeme, prefix: false }));
+    if (prefix !== null) terms.push({ lexeme: prefix, prefix: true });
+    // One term: its rank is the sum of the precomputed contributions of the lexemes it matches.
+    if (terms.length === 1)
+      return this.sumRanked(prefix !== null ? this.expand(prefix) : q.exact, 1, accept, n);
+    if (terms.length === 0) return [];
+    // Walk the rarest term's postings (the prefix's: the union of its lexemes'); the others are checked on each
+    // document.
+    let driver: Map<number, number> | undefined;
+    for (const l of q.exact) {
+      const p = this.postings.get(l);
+      if (!p) return [];
+      if (!driver || p.size < driver.size) driver = p;
+    }
+    const top = new TopN(n);
+    const consider = (slot: number) => {
+      const d = this.docs[slot]!;
+      if (!q.exact.every((l) => d.lex.includes(l))) return;
+      if (prefix !== null && !d.lex.some((l) => l.startsWith(prefix))) return;
+      if (accept(d.attrs)) top.add(tsRank(d, terms), d);
+    };
+    const expanded = prefix !== null ? this.expand(prefix) : [];
+    let prefixSize = 0;
+    for (const l of expanded) prefixSize += this.postings.get(l)!.size;
+    if (prefix !== null && prefixSize < driver!.size) this.eachSlot(expanded, consider);
+    else for (const slot of driver!.keys()) consider(slot);
+    return top.ids();
+  }
+
+  /** Jobs containing any of the lexemes, ranked like ts_rank of their OR, then newest. */
+  anyWords(words: readonly string[], accept: (a: JobAttrs) => boolean, n: number): string[] {
+    return this.sumRanked(words, words.length, accept, n);
+  }
+
+  /**
+   * Documents holding any of `lexemes`, scored Σ contribution / `terms` (calc_rank_or), the best n that
+   * `accept` admits. A word in most of the catalog makes this visit most documents, so the loop stays flat:
+   * scores accumulate in a typed array, and `accept` runs only for documents that would enter the top n.
+   */
+  private sumRanked(
+    lexemes: readonly string[],
+    terms: number,
+    accept: (a: JobAttrs) => boolean,
+    n: number,
+  ): string[] {
+    const scores = this.scratch();
+    const { stamps, stamp } = this;
+    let touched = 0;
+    const visit = (code: number, slot: number) => {
+      const c = this.contributions[code]!;
+      if (stamps[slot] !== stamp) {
+        stamps[slot] = stamp;
+        scores[slot] = c;
+        this.touched[touched++] = slot;
+      } else {
+        scores[slot]! += c;
+      }
+    };
+    // forEach: no entry array per posting, unlike for…of over entries.
+    for (const l of lexemes) this.postings.get(l)?.forEach(visit);
+    const top = new TopN(n);
+    for (let i = 0; i < touched; i++) {
+      const slot = this.touched[i]!;
+      const score = scores[slot]! / terms;
+      if (top.full && score < top.worst) continue;
+      const d = this.docs[slot]!;
+      if (accept(d.attrs)) top.add(score, d);
+    }
+    return top.ids();
+  }
+
+  /** Active companies whose name is word-similar (pg_trgm) to the query, best first; `accept` filters. */
+  similarCompanies(q: string, threshold: number, accept: (a: CompanyAttrs) => boolean): NameMatch[] {
+    return this.names.match(q.toLowerCase(), threshold, (id) => {
+      const a = this.companies.attributes(id);
+      return a !== undefined && accept(a);
+    });
+  }
+
+  /** Jobs of the matched companies passing `accept`: best name match first, then newest. */
+  jobsOfCompanies(matches: readonly NameMatch[], accept: (a: JobAttrs) => boolean, n: number): string[] {
+    const top = new TopN(n);
+    for (const m of matches) {
+      for (const slot of this.companyJobs.get(m.id) ?? []) {
+        const d = this.docs[slot]!;
+        if (accept(d.attrs)) top.add(m.similarity, d);
+      }
+    }
+    return top.ids();
+  }
+
+  /** Companies whose name equals the query case-insensitively (first, by id), then the one with its slug. */
+  exactCompanies(q: string, accept: (a: CompanyAttrs) => boolean): string[] {
+    const byName = [...(this.byLowerName.get(q.toLowerCase()) ?? [])].sort();
+    const bySlug = this.bySlug.get(slugify(q));
+    const ids = bySlug !== undefined && !byName.includes(bySlug) ? [...byName, bySlug] : byName;
+    return ids.filter((id) => {
+      const a = this.companies.attributes(id);
+      return a !== undefined && accept(a);
+    });
+  }
+
+  /** Calls `fn` once per slot in the union of the lexemes' postings. */
+  private eachSlot(lexemes: readonly string[], fn: (slot: number) => void): void {
+    this.scratch();
+    const { stamps, stamp } = this;
+    for (const l of lexemes) {
+      for (const slot of this.postings.get(l)?.keys() ?? []) {
+        if (stamps[slot] === stamp) continue;
+        stamps[slot] = stamp;
+        fn(slot);
+      }
+    }
+  }
+
+  /** Sizes the per-slot scratch arrays and starts a new stamp (a slot is visited when its stamp is current). */
+  private scratch(): Float64Array {
+    const size = this.docs.length;
+    if (this.scores.length < size) {
+      this.scores = new Float64Array(size * 2);
+      this.stamps = new Uint32Array(size * 2);
+      this.touched = new Int32Array(size * 2);
+    }
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+    return this.scores;
+  }
+
+  /** Lexemes of the vocabulary that start with `prefix`. */
+  private expand(prefix: string): string[] {
+    this.vocabulary ??= [...this.postings.keys()].sort();
+    const v = this.vocabulary;
+    let lo = 0;
+    let hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (v[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < v.length && v[i]!.startsWith(prefix); i++) out.push(v[i]!);
+    return out;
+  }
+}
+
+const built = new WeakMap<CatalogIndex, KeywordIndex>();

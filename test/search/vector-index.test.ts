@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { dotKernel, jsKernel, newMemory } from '../../src/search/dot-kernel.js';
+import { type Hit, type TopK, VectorIndex } from '../../src/search/vector-index.js';
+
+/** A seeded PRNG (mulberry32): the same vectors every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function unit(dims: number, rand: () => number): Float32Array {
+  const v = Float32Array.from({ length: dims }, () => rand() - 0.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+interface Attrs {
+  group: number;
+}
+
+/** The exact answer: every admitted row scored in float64 (the scan's re-scoring), best first, ties by id. */
+function bruteForce(rows: Map<string, [Attrs, Float32Array]>, q: Float32Array, want: TopK<Attrs>): string[] {
+  const hits: Hit[] = [];
+  for (const [id, [a, v]] of rows) {
+    let s = 0;
+    for (let d = 0; d < q.length; d++) s += v[d]! * q[d]!;
+    if (s >= want.minScore && want.accept(a)) hits.push({ id, score: s });
+  }
+  hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+  return hits.slice(0, want.k).map((h) => h.id);
+}
+
+describe('dot kernel', () => {
+  it('uses WebAssembly SIMD here, and computes the same integers as the JavaScript loop', () => {
+    expect(dotKernel.simd).toBe(true);
+    const rand = prng(1);
+    const stride = 32;
+    const rows = 100;
+    const memory = newMemory(1);
+    const data = new Int8Array(memory.buffer, 0, rows * stride);
+    for (let i = 0; i < data.length; i++) data[i] = Math.round((rand() - 0.5) * 254);
+    const queryByte = rows * stride;
+    const query = new Int16Array(memory.buffer, queryByte, stride);
+    for (let d = 0; d < stride; d++) query[d] = Math.round((rand() - 0.5) * 65_534);
+    const simdOut = queryByte + stride * 2;
+    const jsOut = simdOut + rows * 4;
+    dotKernel.bind(memory)(queryByte, 0, rows, stride, simdOut);
+    jsKernel.bind(memory)(queryByte, 0, rows, stride, jsOut);
+    const expected = Array.from({ length: rows }, (_, r) => {
+      let s = 0;
+      for (let d = 0; d < stride; d++) s += data[r * stride + d]! * query[d]!;
+      return s;
+    });
+    expect([...new Int32Array(memory.buffer, simdOut, rows)]).toEqual(expected);
+    expect([...new Int32Array(memory.buffer, jsOut, rows)]).toEqual(expected);
+  });
+});
+
+describe('VectorIndex', () => {
+  for (const dims of [6, 100]) {
+    it(`returns the exact top k with filters, floors and ties, in one scan for several lists (${dims} dims)`, () => {
+      const rand = prng(dims);
+      const index = new VectorIndex<Attrs>();
+      const rows = new Map<string, [Attrs, Float32Array]>();
+      const shared = unit(dims, rand);
+      // 3,000 rows (the storage grows past its first capacity), 1 in 10 an exact copy of one vector: ties.
+      for (let i = 0; i < 3000; i++) {
+        const id = `r${String((i * 7919) % 3000).padStart(5, '0')}`;
+        const v = i % 10 === 0 ? shared : unit(dims, rand);
+        const a = { group: i % 3 };
+        index.upsert(id, a, v);
+        rows.set(id, [a, v]);
+      }
+      // Removed rows and reused slots.
+      for (let i = 0; i < 3000; i += 13) {
+        const id = `r${String(i).padStart(5, '0')}`;
+        index.remove(id);
+        rows.delete(id);
+      }
+      for (let i = 0; i < 50; i++) {
+        const v = unit(dims, rand);
+        index.upsert(`n${i}`, { group: 1 }, v);
+        rows.set(`n${i}`, [{ group: 1 }, v]);
+      }
+      expect(index.size).toBe(rows.size);
+      const lists: TopK<Attrs>[] = [
+        { k: 20, accept: () => true, minScore: -1 },
+        { k: 150, accept: (a) => a.group !== 1, minScore: 0.1 },
+        { k: 10, accept: (a) => a.group === 2, minScore: -1 },
+      ];
+      for (const q of [shared, unit(dims, rand), unit(dims, rand)]) {
+        const found = index.searchEach(q, lists);
+        lists.forEach((want, i) => {
+          const ids = found[i]!.map((h) => h.id);
+          // Quantisation only prunes: the lists are exactly those of a float scan.
+          expect(ids).toEqual(bruteForce(rows, q, want));
+          expect(index.search(q, want.k, want.accept, want.minScore).map((h) => h.id)).toEqual(ids);
+        });
+      }
+      const [id, [, v]] = [...rows][5]!;
+      expect([...index.vectorOf(id)!]).toEqual([...v]);
+    });
+  }
+
+  it('keeps rows without a vector filterable but out of results, and sizes vectors on the first one', () => {
+    const index = new VectorIndex<Attrs>();
+    index.upsert('a', { group: 0 }, null);
+    expect(index.search(new Float32Array([1, 0, 0]), 5, () => true)).toEqual([]);
+    index.upsert('b', { group: 0 }, new Float32Array([1, 0, 0]));
+    index.setAttributes('a', { group: 1 });
+    expect(index.search(new Float32Array([1, 0, 0]), 5, () => true).map((h) => h.id)).toEqual(['b']);
+    expect(index.attributes('a')).toEqual({ group: 1 });
+    expect(index.search(new Float32Array([1, 0]), 5, () => true)).toEqual([]);
+    index.clear();
+    expect(index.size).toBe(0);
+    index.upsert('c', { group: 0 }, new Float32Array([0, 1]));
+    expect(index.search(new Float32Array([0, 1]), 5, () => true)).toEqual([{ id: 'c', score: 1 }]);
+  });
+});
