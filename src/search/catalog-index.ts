@@ -185,6 +185,8 @@ export class CatalogIndex {
   loadedFrom: 'snapshot' | 'database' | undefined;
   private inflight: Promise<void> | undefined;
   private readonly listeners: IndexListener[] = [];
+  /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
+  private readonly shared = new Map<string, string>();
   /** Bumped by every change applied: derived structures compare it to know they are current. */
   generation = 0;
   private readonly now: () => number;
@@ -346,6 +348,7 @@ export class CatalogIndex {
     this.companies.clear();
     this.slugToCompany.clear();
     this.places.clear();
+    this.shared.clear();
     this.marks = [];
   }
 
@@ -377,16 +380,7 @@ export class CatalogIndex {
     for (let i = 0; i < snap.jobs.length; i++) {
       // The index is empty here: no previous attributes to unplace.
       const j = snap.jobs[i]!;
-      const attrs: JobAttrs = {
-        companyId: j.companyId,
-        role: j.role,
-        location: j.place.toLowerCase(),
-        remote: j.remote,
-        title: j.title,
-        place: j.place,
-        url: j.url,
-        postedAtUs: j.postedAtUs,
-      };
+      const attrs = this.jobAttrs(j.companyId, j.role, j.place, j.remote, j.title, j.url, j.postedAtUs);
       this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
       this.jobs.upsert(j.id, attrs, j.vector);
       for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
@@ -539,24 +533,47 @@ export class CatalogIndex {
       this.removeJob(r.id);
       return r.seq;
     }
-    const location = r.location.toLowerCase();
     const old = this.jobs.attributes(r.id);
     if (old) this.unplace(old.location);
-    this.places.set(location, (this.places.get(location) ?? 0) + 1);
-    const attrs: JobAttrs = {
-      companyId: r.company_id,
-      role: r.role_category,
-      location,
-      remote: r.remote,
-      title: r.title,
-      place: r.location,
-      url: r.url,
-      postedAtUs: r.posted_us,
-    };
+    const attrs = this.jobAttrs(r.company_id, r.role_category, r.location, r.remote, r.title, r.url, r.posted_us);
+    this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
     this.jobs.upsert(r.id, attrs, vector);
     this.generation++;
     for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
     return r.seq;
+  }
+
+  /**
+   * A job's attributes, with the strings many jobs share (company id, role, location) stored once: 100k jobs
+   * otherwise hold 100k copies of a few thousand values (~17 MB).
+   */
+  private jobAttrs(
+    companyId: string,
+    role: string,
+    place: string,
+    remote: boolean,
+    title: string,
+    url: string,
+    postedAtUs: number,
+  ): JobAttrs {
+    const shared = this.shared;
+    const one = (v: string) => {
+      const known = shared.get(v);
+      if (known !== undefined) return known;
+      shared.set(v, v);
+      return v;
+    };
+    const lower = place.toLowerCase();
+    return {
+      companyId: one(companyId),
+      role: one(role),
+      location: one(lower),
+      remote,
+      title,
+      place: lower === place ? one(lower) : one(place),
+      url,
+      postedAtUs,
+    };
   }
 
   private removeJob(id: string): void {
