@@ -118,6 +118,7 @@ interface CompanyRow {
  * query holds the event loop (~90 ms); requests get a turn between chunks.
  */
 const BULK_CHUNK = 5_000;
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
@@ -179,6 +180,8 @@ export class CatalogIndex {
   private loaded = false;
   /** When the one full re-read scheduled by the last load on PostgreSQL is due. */
   private rereadAt: number | undefined;
+  /** A full re-read in progress: the job id its next chunk starts after. */
+  private rereadAfter: string | undefined;
   private closed = false;
   private pendingSave: NodeJS.Immediate | undefined;
   /** Where the last full load came from (start-up logs and tests read it). */
@@ -235,10 +238,28 @@ export class CatalogIndex {
       await this.loadAll(now);
       return;
     }
-    // The one full re-read a load on PostgreSQL schedules (see loadAll), else the lag-window mark.
-    const rereadAll = this.rereadAt !== undefined && now >= this.rereadAt;
-    if (rereadAll) this.rereadAt = undefined;
-    const since = rereadAll ? 0 : this.safeMark(now);
+    // The one full re-read a load on PostgreSQL schedules (see loadAll): companies and tombstones at once, jobs a
+    // chunk per round (below), so no search waits for all of it.
+    if (this.rereadAt !== undefined && now >= this.rereadAt) {
+      this.rereadAt = undefined;
+      if (await this.rereadCompaniesAndTombstones(now)) return;
+      this.rereadAfter = ZERO_UUID;
+    }
+    await this.applyChanges(now);
+    if (this.rereadAfter !== undefined) {
+      this.rereadAfter = await this.readJobChunk(this.rereadAfter, true);
+      // The rest follows in rounds of its own, with requests served in between.
+      if (this.rereadAfter !== undefined && !this.closed) {
+        setImmediate(() => {
+          this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
+        });
+      }
+    }
+  }
+
+  /** Rows whose feed seq passed the lag-window mark, and tombstones. */
+  private async applyChanges(now: number): Promise<void> {
+    const since = this.safeMark(now);
     // Fast path, one tiny query: no sequence value was drawn after `since` (a sequence never goes back), so there
     // is nothing to read, nor to re-read for the lag window.
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
@@ -255,15 +276,30 @@ export class CatalogIndex {
       'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
       [since],
     );
+    if (this.applyTombstones(gone)) return this.loadAll(now);
+    for (const g of gone) max = Math.max(max, g.seq);
+    this.seen = max;
+    this.marks.push({ at: now, seq: max });
+  }
+
+  /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */
+  private applyTombstones(gone: { kind: string; id: string }[]): boolean {
     for (const g of gone) {
       // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all.
-      if (g.kind === 'truncate') return this.loadAll(now);
-      max = Math.max(max, g.seq);
+      if (g.kind === 'truncate') return true;
       if (g.kind === 'job') this.removeJob(g.id);
       else this.removeCompany(g.id);
     }
-    this.seen = max;
-    this.marks.push({ at: now, seq: max });
+    return false;
+  }
+
+  /** The first step of a full re-read; true when it found a truncation and reloaded instead. */
+  private async rereadCompaniesAndTombstones(now: number): Promise<boolean> {
+    for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
+    const gone = await this.db.query<{ kind: string; id: string }>('SELECT kind, id FROM search_tombstones');
+    if (!this.applyTombstones(gone)) return false;
+    await this.loadAll(now);
+    return true;
   }
 
   /**
@@ -350,6 +386,7 @@ export class CatalogIndex {
     this.places.clear();
     this.shared.clear();
     this.marks = [];
+    this.rereadAfter = undefined;
   }
 
   /** Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). */
@@ -442,57 +479,66 @@ export class CatalogIndex {
    * (~5x slower than this for 20k rows).
    */
   private async bulkLoadJobs(): Promise<void> {
-    let after = '00000000-0000-0000-0000-000000000000';
-    for (;;) {
-      const [chunk] = await this.db.query<{
-        n: number;
-        last: string | null;
-        rows: string | null;
-        vectors: string | null;
-      }>(
-        `SELECT count(*)::int AS n, max(x.id::text) AS last,
-                string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
-                  CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, x.posted_us,
-                  ${TSV_FIELD('x.location')}, ${TSV_FIELD('x.title')}, ${TSV_FIELD('x.url')}),
-                  E'\n' ORDER BY x.id) AS rows,
-                encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
-           FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, j.title, j.url,
-                        ${POSTED_US} AS posted_us, e.vector
-                   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
-                  WHERE j.active AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
-        [this.opts.model, after, BULK_CHUNK],
-      );
-      if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return;
-      const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
-      const lines = chunk.rows.split('\n');
-      const withVector = lines.filter((l) => l.split('\t')[4] === '1').length;
-      const width = withVector > 0 ? bytes.length / withVector : 0;
-      let offset = 0;
-      for (const line of lines) {
-        const [id, companyId, role, remote, has, postedUs, location, title, url] = line.split('\t');
-        let vector: Uint8Array | null = null;
-        if (has === '1') {
-          vector = bytes.subarray(offset, offset + width);
-          offset += width;
-        }
-        this.putJob({
-          id: id!,
-          company_id: companyId!,
-          role_category: role!,
-          remote: remote === '1',
-          location: untsv(location!),
-          title: untsv(title!),
-          url: untsv(url!),
-          posted_us: Number(postedUs),
-          active: true,
-          seq: 0,
-          vector,
-        });
-      }
-      after = chunk.last;
+    let after: string | undefined = ZERO_UUID;
+    while (after !== undefined) {
+      after = await this.readJobChunk(after, false);
       // On PGlite the next chunk would otherwise be queued before any waiting request's query.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Up to BULK_CHUNK jobs with ids after `after`, applied to the index: active ones only for a load, every one
+   * for a re-read (a job deactivated by a late commit must leave). Returns the id to continue after, or
+   * undefined when none are left.
+   */
+  private async readJobChunk(after: string, withInactive: boolean): Promise<string | undefined> {
+    const [chunk] = await this.db.query<{
+      n: number;
+      last: string | null;
+      rows: string | null;
+      vectors: string | null;
+    }>(
+      `SELECT count(*)::int AS n, max(x.id::text) AS last,
+              string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
+                CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, CASE WHEN x.active THEN '1' ELSE '0' END, x.posted_us,
+                ${TSV_FIELD('x.location')}, ${TSV_FIELD('x.title')}, ${TSV_FIELD('x.url')}),
+                E'\n' ORDER BY x.id) AS rows,
+              encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
+         FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, j.title, j.url, j.active,
+                      ${POSTED_US} AS posted_us, e.vector
+                 FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
+                WHERE ($4 OR j.active) AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
+      [this.opts.model, after, BULK_CHUNK, withInactive],
+    );
+    if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
+    const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
+    const lines = chunk.rows.split('\n');
+    const withVector = lines.filter((l) => l.split('\t')[4] === '1').length;
+    const width = withVector > 0 ? bytes.length / withVector : 0;
+    let offset = 0;
+    for (const line of lines) {
+      const [id, companyId, role, remote, has, active, postedUs, location, title, url] = line.split('\t');
+      let vector: Uint8Array | null = null;
+      if (has === '1') {
+        vector = bytes.subarray(offset, offset + width);
+        offset += width;
+      }
+      this.putJob({
+        id: id!,
+        company_id: companyId!,
+        role_category: role!,
+        remote: remote === '1',
+        location: untsv(location!),
+        title: untsv(title!),
+        url: untsv(url!),
+        posted_us: Number(postedUs),
+        active: active === '1',
+        seq: 0,
+        vector,
+      });
+    }
+    return chunk.n < BULK_CHUNK ? undefined : chunk.last;
   }
 
   private putCompany(r: CompanyRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
@@ -534,8 +580,18 @@ export class CatalogIndex {
       return r.seq;
     }
     const old = this.jobs.attributes(r.id);
+    const attrs = this.jobAttrs(
+      r.company_id,
+      r.role_category,
+      r.location,
+      r.remote,
+      r.title,
+      r.url,
+      r.posted_us,
+    );
+    // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
+    if (old && sameJob(old, attrs) && sameVector(this.jobs.vectorOf(r.id), vector)) return r.seq;
     if (old) this.unplace(old.location);
-    const attrs = this.jobAttrs(r.company_id, r.role_category, r.location, r.remote, r.title, r.url, r.posted_us);
     this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
     this.jobs.upsert(r.id, attrs, vector);
     this.generation++;
@@ -635,6 +691,25 @@ export class CatalogIndex {
   searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
     return this.companies.search(query, k, companyPredicate(filters), minScore);
   }
+}
+
+function sameJob(a: JobAttrs, b: JobAttrs): boolean {
+  return (
+    a.companyId === b.companyId &&
+    a.role === b.role &&
+    a.place === b.place &&
+    a.remote === b.remote &&
+    a.title === b.title &&
+    a.url === b.url &&
+    a.postedAtUs === b.postedAtUs
+  );
+}
+
+function sameVector(a: Float32Array | null, b: Float32Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
