@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { CellCounter, CellHistogram } from './http/metric-cells.js';
 import type { WorkflowObserver } from './pipeline/engine/types.js';
 import type { Embedder } from './search/embedders/types.js';
 
@@ -9,14 +10,14 @@ import type { Embedder } from './search/embedders/types.js';
 export class Metrics {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
+  readonly httpRequests = new CellCounter({
     name: 'frontline_http_requests_total',
     help: 'HTTP requests by route pattern, method and status',
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
   });
 
-  readonly httpDuration = new Histogram({
+  readonly httpDuration = new CellHistogram({
     name: 'frontline_http_request_duration_seconds',
     help: 'HTTP request latency by route pattern and status',
     labelNames: ['route', 'method', 'status'] as const,
@@ -31,14 +32,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly rateLimitDecisions = new Counter({
+  readonly rateLimitDecisions = new CellCounter({
     name: 'frontline_rate_limit_decisions_total',
     help: 'Rate-limit decisions by tier and outcome (allowed, limited, store_error_open, store_error_closed)',
     labelNames: ['tier', 'outcome'] as const,
     registers: [this.registry],
   });
 
-  readonly responseCache = new Counter({
+  readonly responseCache = new CellCounter({
     name: 'frontline_response_cache_total',
     help: 'Catalog response cache lookups by outcome (hit, miss)',
     labelNames: ['outcome'] as const,
@@ -145,6 +146,7 @@ export class Metrics {
       get maxBatch() {
         return inner.maxBatch;
       },
+      prepare: () => inner.prepare?.(),
       async embed(texts) {
         const end = metrics.embeddingDuration.startTimer({ provider });
         try {

@@ -1,15 +1,44 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
+import type { CounterCell, HistogramCell } from './metric-cells.js';
+import { routeConfig } from './route-config.js';
+
+type Label = 'route' | 'method' | 'status';
+
+/** The cells of one route, method and status. */
+interface Series {
+  requests: CounterCell<Label>;
+  duration: HistogramCell<Label>;
+}
 
 /** Counts and times every response by route pattern (never the raw URL, which would explode label cardinality). */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = {
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status: String(reply.statusCode),
-    };
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  // route -> method -> status: the series are found without building a key or a label object per request.
+  const series = new Map<string, Map<string, Map<number, Series>>>();
+  const seriesOf = (route: string, method: string, status: number): Series => {
+    let byMethod = series.get(route);
+    if (!byMethod) {
+      byMethod = new Map();
+      series.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (!byStatus) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let found = byStatus.get(status);
+    if (!found) {
+      const labels = { route, method, status: String(status) };
+      found = { requests: metrics.httpRequests.cell(labels), duration: metrics.httpDuration.cell(labels) };
+      byStatus.set(status, found);
+    }
+    return found;
+  };
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const s = seriesOf(routeConfig(request).url ?? 'unmatched', request.method, reply.statusCode);
+    s.requests.inc();
+    s.duration.observe(reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
+import { routeConfig } from './route-config.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * A per-process cache of rendered catalog responses. Exactness comes from the validity token: it changes with
@@ -16,12 +19,15 @@ export interface ResponseCacheOptions {
 
 interface Entry {
   validity: string;
-  body: string;
+  /** Encoded once when stored: a string body would be UTF-8 encoded again on every hit. */
+  body: Buffer;
   etag: string | undefined;
 }
 
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /** The most recently used key, already last in `entries`. */
+  private newest: string | undefined;
   private bytes = 0;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -49,9 +55,13 @@ export class ResponseCache {
       this.misses++;
       return undefined;
     }
-    // Re-insert to mark it most recently used (Map keeps insertion order).
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Re-insert to mark it most recently used (Map keeps insertion order), unless it already is: a key read
+    // over and over then costs no Map churn.
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     this.hits++;
     return entry;
   }
@@ -60,7 +70,8 @@ export class ResponseCache {
     const old = this.entries.get(key);
     if (old) this.remove(key, old);
     this.entries.set(key, entry);
-    this.bytes += entry.body.length;
+    this.newest = key;
+    this.bytes += entry.body.byteLength;
     for (const [k, e] of this.entries) {
       if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
       this.remove(k, e);
@@ -72,8 +83,9 @@ export class ResponseCache {
   }
 
   private remove(key: string, entry: Entry): void {
+    if (key === this.newest) this.newest = undefined;
     this.entries.delete(key);
-    this.bytes -= entry.body.length;
+    this.bytes -= entry.body.byteLength;
   }
 }
 
@@ -91,36 +103,47 @@ declare module 'fastify' {
 /**
  * Registers after the guard (auth and rate limits always run) and after CORS, so a cached response carries the
  * same headers as a fresh one. The key includes the tier because page-size clamping differs per tier.
+ * A hit is answered from onRequest, before parsing, validation and the handler. Callback-style hooks: these run on
+ * every request, and an async hook costs promises even when it has nothing to do.
  */
 export function registerResponseCache(app: FastifyInstance, cache: ResponseCache, metrics: Metrics): void {
   app.decorateRequest('cacheKey', null);
   app.decorateRequest('cacheValidity', null);
+  const hits = metrics.responseCache.cell({ outcome: 'hit' });
+  const misses = metrics.responseCache.cell({ outcome: 'miss' });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' || request.routeOptions.config.cache !== true) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' || routeConfig(request).cache !== true) return done();
     const key = `${request.caller.tier} ${request.url}`;
     const hit = cache.get(key);
-    metrics.responseCache.inc({ outcome: hit ? 'hit' : 'miss' });
     if (hit) {
+      hits.inc();
       if (hit.etag) reply.header('etag', hit.etag);
       reply.header('x-cache', 'hit');
-      return reply.type('application/json; charset=utf-8').send(hit.body);
+      reply.type(JSON_TYPE).send(hit.body);
+      return;
     }
+    misses.inc();
     request.cacheKey = key;
     request.cacheValidity = cache.validity();
     reply.header('x-cache', 'miss');
+    done();
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.cacheKey === null || request.cacheValidity === null) return payload;
-    if (reply.statusCode === 200 && typeof payload === 'string') {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.cacheKey !== null &&
+      request.cacheValidity !== null &&
+      reply.statusCode === 200 &&
+      typeof payload === 'string'
+    ) {
       const etag = reply.getHeader('etag');
       cache.set(request.cacheKey, {
         validity: request.cacheValidity,
-        body: payload,
+        body: Buffer.from(payload),
         etag: typeof etag === 'string' ? etag : undefined,
       });
     }
-    return payload;
+    done();
   });
 }

@@ -1,3 +1,4 @@
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tier, TierPolicy } from './tiers.js';
 
 /** Who may call a route; declared on every route so auth is a property, not code in handlers. */
@@ -10,6 +11,9 @@ export interface Caller {
   tokenName: string | null;
 }
 
+/** A route's config as Fastify stores it: what the route declared, plus its URL pattern (unmatched: none). */
+export type RouteConfig = FastifyContextConfig & { url?: string };
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
@@ -20,5 +24,28 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller;
+    /** Filled by routeConfig() on first use. */
+    routeConfigMemo: RouteConfig | null | undefined;
   }
+}
+
+const NO_ROUTE: RouteConfig = Object.freeze({});
+
+export function decorateRouteConfig(app: FastifyInstance): void {
+  app.decorateRequest('routeConfigMemo', null);
+}
+
+/**
+ * The config of the route serving this request. Several hooks need it on every request, and
+ * request.routeOptions builds a fresh object of a dozen fields on each read, so the first read is kept.
+ * Requests the router rejected (malformed URLs) have no route context: they get an empty config.
+ */
+export function routeConfig(request: FastifyRequest): RouteConfig {
+  let config = request.routeConfigMemo;
+  // undefined, not null, on the undecorated request Fastify builds for a URL its router rejected.
+  if (!config) {
+    config = (request.routeOptions?.config as RouteConfig | undefined) ?? NO_ROUTE;
+    request.routeConfigMemo = config;
+  }
+  return config;
 }

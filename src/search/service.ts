@@ -23,8 +23,8 @@ export interface SearchParts {
   /** Starts the background catch-up (workers and the all-in-one role; not API-only processes). */
   startCatchUp(intervalMs?: number): void;
   /**
-   * Loads the in-process index in the background (API processes, once listening), so the first search does
-   * not pay for it. Searches before it finishes wait for the same load.
+   * Loads the in-process index, then the embedder's local data, in the background (API processes, once
+   * listening), so the first search does not pay for them. Searches before it finishes wait for the same load.
    */
   warm(): void;
   /** Resolves when the catch-up in flight, if any, has finished (tests and the sample loader await it). */
@@ -88,7 +88,15 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     warm() {
       index
         .refresh()
-        .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'));
+        .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
+        .then(() => {
+          // Then the word vectors (~0.3 s), which the first search would otherwise wait for.
+          try {
+            embedder.prepare?.();
+          } catch (err) {
+            warn(err, 'embedder could not load; searches answer from keywords until it can');
+          }
+        });
     },
     idle: async () => {
       await pending;

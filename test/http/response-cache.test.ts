@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseCache } from '../../src/http/response-cache.js';
 import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -104,5 +105,38 @@ describe('catalog response cache', () => {
     });
     expect(gz.headers['x-cache']).toBe('hit');
     expect(gz.statusCode).toBe(200);
+  });
+});
+
+describe('ResponseCache eviction', () => {
+  const entry = (body: string, validity = 'v1') => ({ validity, body: Buffer.from(body), etag: undefined });
+
+  it('evicts the least recently used entry, counting reads of the newest key too', () => {
+    const cache = new ResponseCache({ validity: () => 'v1', maxEntries: 2 });
+    cache.set('a', entry('A'));
+    cache.set('b', entry('B'));
+    expect(cache.get('a')?.body.toString()).toBe('A');
+    expect(cache.get('a')?.body.toString()).toBe('A');
+    cache.set('c', entry('C'));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')?.body.toString()).toBe('A');
+    // c is now the least recently used, though it was the newest insert before a's read.
+    cache.set('d', entry('D'));
+    expect(cache.get('c')).toBeUndefined();
+    expect([cache.get('a')?.body.toString(), cache.get('d')?.body.toString()]).toEqual(['A', 'D']);
+  });
+
+  it('bounds the bytes of bodies and drops entries stored under another validity', () => {
+    let validity = 'v1';
+    const cache = new ResponseCache({ validity: () => validity, maxBytes: 10 });
+    cache.set('a', entry('12345'));
+    cache.set('b', entry('12345'));
+    cache.set('c', entry('1'));
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(2);
+    validity = 'v2';
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.size).toBe(1);
+    expect([cache.hits, cache.misses]).toEqual([0, 2]);
   });
 });

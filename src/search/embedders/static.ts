@@ -127,6 +127,10 @@ export class LazyStaticEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     return this.loaded.embed(texts);
   }
+
+  prepare(): void {
+    void this.loaded;
+  }
 }
 
 export class StaticEmbedder implements Embedder {

@@ -13,6 +13,8 @@ const Ready = Type.Object({
   }),
 });
 
+const HEALTHY = { data: { status: 'ok' } } as const;
+
 /** Liveness and readiness probes: outside rate limits, so an orchestrator's polling never eats a quota. */
 export function healthRoutes(app: App, deps: Deps): void {
   app.get(
@@ -21,7 +23,8 @@ export function healthRoutes(app: App, deps: Deps): void {
       config: { access: 'public', rateLimited: false },
       schema: { tags: ['system'], summary: 'Liveness: the process is up', response: { 200: Health } },
     },
-    async () => ({ data: { status: 'ok' } }),
+    // Synchronous: the probe's answer needs no promise.
+    () => HEALTHY,
   );
 
   app.get(
