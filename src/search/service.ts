@@ -86,7 +86,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       timer.unref();
     },
     warm() {
-      index
+      void index
         .refresh()
         .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
         .then(() => {
