@@ -145,12 +145,27 @@ describe('client address', () => {
   });
 });
 
-describe('shared store failure policy', () => {
-  const broken: RateLimitStore = {
-    hit: async () => {
-      throw new Error('ECONNREFUSED');
+// A remote store fails with a rejected promise; a synchronous store would throw.
+const brokenStores: [string, RateLimitStore][] = [
+  [
+    'rejects',
+    {
+      hit: async () => {
+        throw new Error('ECONNREFUSED');
+      },
     },
-  };
+  ],
+  [
+    'throws',
+    {
+      hit: () => {
+        throw new Error('ECONNREFUSED');
+      },
+    },
+  ],
+];
+
+describe.each(brokenStores)('shared store failure policy (a store that %s)', (_how, broken) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ rateLimits: broken, env: { RATE_LIMIT_ANONYMOUS: '2' } });
