@@ -20,6 +20,7 @@ import { registerResponseCache } from './http/response-cache.js';
 import { decorateRouteConfig } from './http/route-config.js';
 import { registerRoutes } from './http/routes/index.js';
 import { ErrorEnvelope, PaginationMeta } from './http/schemas/common.js';
+import { sharedSerializerFactory } from './http/serializers.js';
 import type { App } from './http/types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -61,6 +62,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     },
     // Header and URL bounds: Node's defaults (16 KB headers) hold; query strings are parsed by Fastify.
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializerFactory() } },
     ajv: {
       customOptions: {
         coerceTypes: true,

@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import type { Db } from './db/port.js';
-import { PostgresDb } from './db/postgres.js';
+import type { PostgresDb } from './db/postgres.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.js';
 import { ResponseCache } from './http/response-cache.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
@@ -92,8 +92,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (config.role !== 'api') searchParts.startCatchUp();
     const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
     const search: SearchService = admittedSearch(timedSearch(searchParts.search, metrics, 'hybrid'), gate);
-    if (db instanceof PostgresDb) {
-      const { pool } = db;
+    if (db.kind === 'postgres') {
+      const { pool } = db as PostgresDb;
       metrics.observePool(() => ({
         total: pool.totalCount,
         idle: pool.idleCount,

@@ -25,6 +25,8 @@ export interface BenchOptions {
   out: string | undefined;
   generateOnly: boolean;
   quick: boolean;
+  /** Directory for the service's V8 CPU profiles (one per service process, written when it stops). */
+  cpuProfDir: string | undefined;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:quick for a short smoke run)
@@ -44,6 +46,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:qu
   --out FILE           report path (default bench/results/<date>-catalog[-quick][-postgres].md; '-' = stdout only)
   --generate-only      build (or find cached) catalog data and stop
   --quick              10k jobs / 500 companies, 3 s per scenario
+  --cpu-prof DIR       write a V8 CPU profile of each service process into DIR (open in Chrome DevTools)
 `;
 
 function num(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -72,6 +75,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       out: { type: 'string' },
       'generate-only': { type: 'boolean' },
       quick: { type: 'boolean' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,6 +97,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     out: values.out,
     generateOnly: values['generate-only'] ?? false,
     quick,
+    cpuProfDir: values['cpu-prof'],
   };
   if (!Number.isInteger(opts.seed) || !Number.isInteger(opts.jobs) || !Number.isInteger(opts.companies)) {
     throw new Error('--seed, --jobs and --companies must be integers');

@@ -89,13 +89,21 @@ interface Service {
   start(): Promise<Child>;
 }
 
-function serviceLauncher(target: { dataDir?: string; databaseUrl?: string }, logFile: string): Service {
+function serviceLauncher(
+  target: { dataDir?: string; databaseUrl?: string },
+  logFile: string,
+  cpuProfDir: string | undefined,
+): Service {
   return {
     start: async () => {
       const port = await freePort();
       return spawnChild({
         command: process.execPath,
-        args: [join(ROOT, 'dist/main.js'), 'serve'],
+        args: [
+          ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : []),
+          join(ROOT, 'dist/main.js'),
+          'serve',
+        ],
         env: serviceEnv(port, target),
         logFile,
         port,
@@ -189,7 +197,7 @@ async function run(opts: BenchOptions): Promise<void> {
     port: barePort,
     cwd: ROOT,
   });
-  const service = serviceLauncher(catalog, serviceLog);
+  const service = serviceLauncher(catalog, serviceLog, opts.cpuProfDir);
   let server = await service.start();
   try {
     await waitForOk(bare, `${bare.origin}/bare`, 60_000);

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/port.js';
+import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../search/catalog-index.js';
 import { companyFilterSql } from './filters.js';
+import { isoFromMicros } from './micros.js';
 import type {
   CompanyCategory,
   CompanyDetail,
@@ -102,68 +104,88 @@ export async function companiesByIds(db: Queryable, ids: readonly string[]): Pro
   );
 }
 
-interface CompanyDetailRow extends CompanyListRow {
-  active_job_count: number;
-  website: string | null;
+/** A company's list fields, as SQL and the replica both hold them. */
+export interface CompanyCore {
+  id: string;
+  name: string;
+  slug: string;
+  domain: string;
+  oneLiner: string;
   category: CompanyCategory;
-  description: string | null;
-  founded_year: number | null;
-  employee_count: number | null;
-  headquarters: string | null;
-  funding_summary: string | null;
-  total_funding_usd: number | null;
-  social_links: Record<string, string> | null;
-  logo_url: string | null;
-  research_summary: string | null;
   active: boolean;
-  is_sample: boolean;
-  created_at: Date;
-  updated_at: Date;
+  activeJobCount: number;
+  /** Ordered by lower(value), slug (sorted by dimension here). */
+  tags: readonly CompanyTag[];
+}
+
+/** The one assembly of a company's detail: SQL and the in-process replica answer byte for byte alike. */
+export function toCompanyDetail(c: CompanyCore, d: CompanyDetailAttrs): CompanyDetail {
+  return {
+    id: c.id,
+    name: c.name,
+    slug: c.slug,
+    domain: c.domain,
+    oneLiner: c.oneLiner,
+    tags: sortTagsByDimension(c.tags.map((t) => ({ ...t }))),
+    activeJobCount: c.activeJobCount,
+    website: d.website,
+    category: c.category,
+    description: d.description,
+    foundedYear: d.foundedYear,
+    employeeCount: d.employeeCount,
+    headquarters: d.headquarters,
+    funding: { summary: d.fundingSummary, totalUsd: d.totalFundingUsd },
+    socialLinks: d.socialLinks ?? {},
+    logoUrl: d.logoUrl,
+    researchSummary: d.researchSummary,
+    active: c.active,
+    sample: d.sample,
+    createdAt: isoFromMicros(d.createdAtUs),
+    updatedAt: isoFromMicros(d.updatedAtUs),
+  };
+}
+
+/** Slug-shaped: anything else cannot name a company and is not sent to the database. */
+export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/i;
+
+interface CompanyDetailRow extends CompanyListRow {
+  category: CompanyCategory;
+  active: boolean;
+  active_job_count: number;
   tags: CompanyTag[] | null;
+  detail: CompanyDetailAttrs;
 }
 
 /**
  * One company by UUID or slug (slugs compare case-insensitively), active or not: an inactive company answers
- * with active: false so a bookmarked page explains itself instead of vanishing.
+ * with active: false so a bookmarked page explains itself instead of vanishing. One query, tags included.
  */
 export async function getCompany(db: Queryable, idOrSlug: string): Promise<CompanyDetail | undefined> {
   const byId = UUID_RE.test(idOrSlug);
-  // Anything that is neither a UUID nor slug-shaped cannot name a company; don't send it to the database.
-  if (!byId && !/^[a-z0-9]+(-[a-z0-9]+)*$/i.test(idOrSlug)) return undefined;
+  if (!byId && !SLUG_RE.test(idOrSlug)) return undefined;
   const rows = await db.query<CompanyDetailRow>(
-    `SELECT id, name, slug, domain, one_liner, active_job_count, website, category, description, founded_year,
-       employee_count, headquarters, funding_summary, total_funding_usd::float8 AS total_funding_usd,
-       social_links, logo_url, research_summary, active, is_sample, created_at, updated_at,
+    `SELECT c.id, c.name, c.slug, c.domain, c.one_liner, c.category, c.active, c.active_job_count,
        (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
            ORDER BY lower(t.value), t.slug)
-          FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = companies.id) AS tags
-     FROM companies WHERE ${byId ? 'id = $1::uuid' : 'slug = $1'}`,
+          FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
+       ${COMPANY_DETAIL} AS detail
+     FROM companies c WHERE ${byId ? 'c.id = $1::uuid' : 'c.slug = $1'}`,
     [byId ? idOrSlug : idOrSlug.toLowerCase()],
   );
   const r = rows[0];
   if (!r) return undefined;
-  return {
-    id: r.id,
-    name: r.name,
-    slug: r.slug,
-    domain: r.domain,
-    oneLiner: r.one_liner,
-    // One query with the company's row: a detail read is one round trip.
-    tags: sortTagsByDimension(r.tags ?? []),
-    activeJobCount: r.active_job_count,
-    website: r.website,
-    category: r.category,
-    description: r.description,
-    foundedYear: r.founded_year,
-    employeeCount: r.employee_count,
-    headquarters: r.headquarters,
-    funding: { summary: r.funding_summary, totalUsd: r.total_funding_usd },
-    socialLinks: r.social_links ?? {},
-    logoUrl: r.logo_url,
-    researchSummary: r.research_summary,
-    active: r.active,
-    sample: r.is_sample,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
+  return toCompanyDetail(
+    {
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      domain: r.domain,
+      oneLiner: r.one_liner,
+      category: r.category,
+      active: r.active,
+      activeJobCount: r.active_job_count,
+      tags: r.tags ?? [],
+    },
+    r.detail,
+  );
 }

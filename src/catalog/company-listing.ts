@@ -1,8 +1,16 @@
 import type { Queryable } from '../db/port.js';
-import { type CompanyAttrs, companyPredicate } from '../search/catalog-index.js';
-import { sortTagsByDimension } from './companies.js';
+import type { CompanyAttrs } from '../search/catalog-index.js';
+import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from './companies.js';
+import type { JobCompany } from './jobs.js';
 import type { ReplicaGate } from './replica-gate.js';
-import type { CompanyFilters, CompanyListItem, CompanyTag } from './types.js';
+import {
+  type CompanyCategory,
+  type CompanyDetail,
+  type CompanyFilters,
+  type CompanyListItem,
+  type CompanyTag,
+  UUID_RE,
+} from './types.js';
 
 /**
  * GET /companies without a search, served from the in-process replica (see JobListing for why and ReplicaGate
@@ -16,6 +24,7 @@ import type { CompanyFilters, CompanyListItem, CompanyTag } from './types.js';
 export class CompanyListing {
   private order: [string, CompanyAttrs][] = [];
   private orderGeneration = -1;
+  private sets = new Map<string, Uint32Array>();
   /** Whether the database orders text by code point; unknown until read once. */
   private codePointOrder: boolean | undefined;
 
@@ -29,15 +38,55 @@ export class CompanyListing {
     page: { limit: number; offset: number },
   ): Promise<{ items: CompanyListItem[]; total: number } | undefined> {
     if (!(await this.exact()) || !(await this.gate.open())) return undefined;
-    const pass = companyPredicate(filters);
+    const order = this.sorted();
+    const matches = this.matching(filters);
     const items: CompanyListItem[] = [];
+    if (matches === undefined) {
+      for (const [id, a] of order.slice(page.offset, page.offset + page.limit)) items.push(item(id, a));
+      return { items, total: order.length };
+    }
+    // Positions in the order are the set bits, lowest first: count them all, build only the page's items.
     let total = 0;
-    for (const [id, a] of this.sorted()) {
-      if (!pass(a)) continue;
-      if (total >= page.offset && items.length < page.limit) items.push(item(id, a));
-      total++;
+    for (let w = 0; w < matches.length; w++) {
+      let word = matches[w]!;
+      while (word !== 0) {
+        const low = word & -word;
+        if (total >= page.offset && items.length < page.limit) {
+          const [id, a] = order[w * 32 + 31 - Math.clz32(low)]!;
+          items.push(item(id, a));
+        }
+        total++;
+        word ^= low;
+      }
     }
     return { items, total };
+  }
+
+  /**
+   * The filters as a bitset over the order (bit i: the i-th company in /companies order matches): tags OR within
+   * a dimension, AND across dimensions and with the category, as companyPredicate and the SQL filter define them.
+   * Undefined when nothing is filtered. A few hundred word operations instead of a predicate call per company.
+   */
+  private matching(filters: CompanyFilters): Uint32Array | undefined {
+    const words = (this.order.length + 31) >>> 5;
+    let acc: Uint32Array | undefined;
+    const and = (set: Uint32Array) => {
+      if (acc === undefined) acc = set.slice();
+      else for (let w = 0; w < words; w++) acc[w]! &= set[w]!;
+    };
+    for (const [dimension, slugs] of Object.entries(filters.tags ?? {})) {
+      if (slugs === undefined) continue;
+      const any = new Uint32Array(words);
+      for (const slug of slugs) {
+        const set = this.sets.get(`${dimension}:${slug}`);
+        if (set) for (let w = 0; w < words; w++) any[w]! |= set[w]!;
+      }
+      and(any);
+    }
+    if (filters.category !== undefined) {
+      and(this.sets.get(`category:${filters.category}`) ?? new Uint32Array(words));
+    }
+    return acc;
   }
 
   /** List items of active companies by id, in the order given (a search page); others are skipped. */
@@ -49,6 +98,40 @@ export class CompanyListing {
       if (a?.active) items.push(item(id, a));
     }
     return items;
+  }
+
+  /**
+   * A company's detail by UUID or slug, from the replica; undefined when it cannot answer or does not know the
+   * company (the caller then asks SQL, which also answers the 404).
+   */
+  async detail(idOrSlug: string): Promise<CompanyDetail | undefined> {
+    const byId = UUID_RE.test(idOrSlug);
+    if ((!byId && !SLUG_RE.test(idOrSlug)) || !(await this.gate.open())) return undefined;
+    const index = this.gate.index;
+    const key = idOrSlug.toLowerCase();
+    const id = byId ? key : index.companyIdBySlug(key);
+    const a = id === undefined ? undefined : index.companies.attributes(id);
+    if (id === undefined || a === undefined) return undefined;
+    return toCompanyDetail(core(id, a), a.detail);
+  }
+
+  /** The company block of a job's detail, for a job whose row was read without it (see getJob). */
+  async jobCompanies(): Promise<((companyId: string) => JobCompany | undefined) | undefined> {
+    if (!(await this.gate.open())) return undefined;
+    const companies = this.gate.index.companies;
+    return (companyId) => {
+      const a = companies.attributes(companyId);
+      return (
+        a && {
+          id: companyId,
+          name: a.name,
+          slug: a.slug,
+          domain: a.domain,
+          oneLiner: a.oneLiner,
+          website: a.detail.website,
+        }
+      );
+    };
   }
 
   /** Reads the database's default collation once (a failed read answers from SQL and is retried). */
@@ -75,10 +158,44 @@ export class CompanyListing {
           codePointCompare(a.nameKey, b.nameKey) ||
           (ida < idb ? -1 : ida > idb ? 1 : 0),
       );
+      this.sets = bitsets(this.order);
       this.orderGeneration = index.generation;
     }
     return this.order;
   }
+}
+
+/** For each tag ("dimension:slug") and category ("category:name"), which positions of the order carry it. */
+function bitsets(order: [string, CompanyAttrs][]): Map<string, Uint32Array> {
+  const words = (order.length + 31) >>> 5;
+  const sets = new Map<string, Uint32Array>();
+  const mark = (key: string, i: number) => {
+    let set = sets.get(key);
+    if (set === undefined) {
+      set = new Uint32Array(words);
+      sets.set(key, set);
+    }
+    set[i >>> 5]! |= 1 << (i & 31);
+  };
+  order.forEach(([, a], i) => {
+    for (const tag of a.tags) mark(tag, i);
+    mark(`category:${a.category}`, i);
+  });
+  return sets;
+}
+
+function core(id: string, a: CompanyAttrs): CompanyCore {
+  return {
+    id,
+    name: a.name,
+    slug: a.slug,
+    domain: a.domain,
+    oneLiner: a.oneLiner,
+    category: a.category as CompanyCategory,
+    active: a.active,
+    activeJobCount: a.activeJobCount,
+    tags: a.tagList as CompanyTag[],
+  };
 }
 
 function item(id: string, a: CompanyAttrs): CompanyListItem {

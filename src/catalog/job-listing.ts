@@ -1,4 +1,5 @@
 import type { CatalogIndex, JobAttrs } from '../search/catalog-index.js';
+import { isoFromMicros } from './micros.js';
 import type { ReplicaGate } from './replica-gate.js';
 import type { JobFilters, JobListItem, RoleCategory } from './types.js';
 
@@ -140,7 +141,7 @@ export class JobListing {
       roleCategory: a.role as RoleCategory,
       url: a.url,
       // The database driver truncates to milliseconds in the same way.
-      postedAt: new Date(Math.floor(a.postedAtUs / 1000)).toISOString(),
+      postedAt: isoFromMicros(a.postedAtUs),
     };
   }
 

@@ -85,12 +85,13 @@ export class CatalogService {
     return this.opts.jobListing?.warm() ?? Promise.resolve();
   }
 
-  getJob(id: string): Promise<JobDetail | undefined> {
-    return getJob(this.opts.db, id);
+  /** The job's row from the database (descriptions are not kept in memory), its company from the replica. */
+  async getJob(id: string): Promise<JobDetail | undefined> {
+    return getJob(this.opts.db, id, await this.opts.companyListing?.jobCompanies());
   }
 
-  getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {
-    return getCompany(this.opts.db, idOrSlug);
+  async getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {
+    return (await this.opts.companyListing?.detail(idOrSlug)) ?? getCompany(this.opts.db, idOrSlug);
   }
 
   listTags(): Promise<TagListing> {

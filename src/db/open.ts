@@ -1,7 +1,6 @@
 import type { Config } from '../config.js';
 import { PgliteDb } from './pglite.js';
 import type { Db } from './port.js';
-import { PostgresDb } from './postgres.js';
 
 /** DATABASE_URL selects a PostgreSQL server; otherwise the embedded database lives in DATA_DIR. */
 export async function openDb(
@@ -11,6 +10,8 @@ export async function openDb(
   >,
 ): Promise<Db> {
   if (config.databaseUrl) {
+    // node-postgres is imported only for a server: the embedded default starts without it.
+    const { PostgresDb } = await import('./postgres.js');
     return new PostgresDb({
       url: config.databaseUrl,
       poolSize: config.databasePoolSize,

@@ -4,7 +4,7 @@
  * re-vetted hop by hop, robots.txt for pages, per-host politeness, retries of idempotent requests on 429/5xx
  * honouring Retry-After, timeouts and a decompressed size cap.
  */
-import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { readCapped } from './body.js';
 import { guardedLookup, systemResolver, vetUrl } from './guard.js';
@@ -95,10 +95,15 @@ interface Hop {
   body: string;
 }
 
+interface Transport {
+  guarded: Agent;
+  direct: Agent;
+  request: typeof import('undici').request;
+}
+
 export class OutboundClient implements HttpClient {
   private readonly o: Required<Omit<ClientOptions, 'hostMap'>> & { hostMap: Record<string, string> };
-  private readonly guarded: Agent;
-  private readonly direct: Agent;
+  private transport: Promise<Transport> | undefined;
   private readonly limiter: HostLimiter;
   private readonly robots: RobotsCache;
   readonly userAgent: string;
@@ -130,11 +135,6 @@ export class OutboundClient implements HttpClient {
       ...stripUndefined(options),
     } as OutboundClient['o'];
     this.userAgent = `${BOT_NAME}/${BOT_VERSION} (+${this.o.userAgentContact})`;
-    this.guarded = new Agent({
-      connect: { timeout: this.o.connectTimeoutMs, lookup: guardedLookup(this.o.resolver) },
-    });
-    // Only host-map origins (configured by the operator) go through the unguarded agent.
-    this.direct = new Agent({ connect: { timeout: this.o.connectTimeoutMs } });
     this.limiter = new HostLimiter({
       concurrency: this.o.perHostConcurrency,
       now: this.o.now,
@@ -236,8 +236,24 @@ export class OutboundClient implements HttpClient {
     return undefined;
   }
 
+  /**
+   * undici is imported on the first request (~0.1 s at start, and an API process may never fetch anything).
+   * Only host-map origins (configured by the operator) go through the unguarded agent.
+   */
+  private connect(): Promise<Transport> {
+    this.transport ??= import('undici').then(({ Agent, request }) => ({
+      guarded: new Agent({
+        connect: { timeout: this.o.connectTimeoutMs, lookup: guardedLookup(this.o.resolver) },
+      }),
+      direct: new Agent({ connect: { timeout: this.o.connectTimeoutMs } }),
+      request,
+    }));
+    return this.transport;
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.guarded.close(), this.direct.close()]);
+    const t = await this.transport;
+    if (t) await Promise.all([t.guarded.close(), t.direct.close()]);
   }
 
   private async withRetries(
@@ -288,13 +304,14 @@ export class OutboundClient implements HttpClient {
       'user-agent': this.userAgent,
     };
     let requestUrl = target.href;
-    let dispatcher: Dispatcher = this.guarded;
+    const transport = await this.connect();
+    let dispatcher: Dispatcher = transport.guarded;
     if (mappedOrigin) {
       // Same path and query on the mapped origin; the Host header keeps naming the logical host, so one fake
       // server can tell vendors and company sites apart.
       requestUrl = `${mappedOrigin}${target.pathname}${target.search}`;
       headers.host = target.host;
-      dispatcher = this.direct;
+      dispatcher = transport.direct;
     }
     const controller = new AbortController();
     const timer = setTimeout(
@@ -305,7 +322,7 @@ export class OutboundClient implements HttpClient {
       remaining,
     );
     try {
-      const res = await undiciRequest(requestUrl, {
+      const res = await transport.request(requestUrl, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body: method === 'POST' ? (body ?? '') : null,

@@ -1,3 +1,4 @@
+import { micros } from '../catalog/micros.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
@@ -58,6 +59,27 @@ export interface CompanyAttrs {
   nameKey: string;
   /** Attached tags as list items show them, in the database's order (lower(value), slug). */
   tagList: TagRef[];
+  detail: CompanyDetailAttrs;
+}
+
+/**
+ * What a company's detail (GET /companies/:id) shows beyond its list item, as stored. Timestamps are float8
+ * microseconds (catalog/micros.ts).
+ */
+export interface CompanyDetailAttrs {
+  website: string | null;
+  description: string | null;
+  foundedYear: number | null;
+  employeeCount: number | null;
+  headquarters: string | null;
+  fundingSummary: string | null;
+  totalFundingUsd: number | null;
+  socialLinks: Record<string, string>;
+  logoUrl: string | null;
+  researchSummary: string | null;
+  sample: boolean;
+  createdAtUs: number;
+  updatedAtUs: number;
 }
 
 /** A tag as a company list item shows it. */
@@ -110,6 +132,7 @@ interface CompanyRow {
   name_key: string;
   seq: number;
   tags: TagRef[] | null;
+  detail: CompanyDetailAttrs;
   vector: Uint8Array | null;
 }
 
@@ -123,15 +146,22 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
 
+/** CompanyDetailAttrs of companies c, one JSON value (migration 0009 puts every one of them on the feed). */
+export const COMPANY_DETAIL = `json_build_object('website', c.website, 'description', c.description,
+    'foundedYear', c.founded_year, 'employeeCount', c.employee_count, 'headquarters', c.headquarters,
+    'fundingSummary', c.funding_summary, 'totalFundingUsd', c.total_funding_usd::float8,
+    'socialLinks', c.social_links, 'logoUrl', c.logo_url, 'researchSummary', c.research_summary,
+    'sample', c.is_sample, 'createdAtUs', ${micros('c.created_at')}, 'updatedAtUs', ${micros('c.updated_at')})`;
+
 const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
     c.active_job_count, lower(c.name) AS name_key, c.search_seq::float8 AS seq, e.vector,
     (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
         ORDER BY lower(t.value), t.slug)
-      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags
+      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
+    ${COMPANY_DETAIL} AS detail
   FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
 
-/** posted_at as float8 microseconds: exact (2^53 µs is ~285 years), and ordered exactly as the column. */
-const POSTED_US = `(extract(epoch FROM j.posted_at) * 1000000)::float8`;
+const POSTED_US = micros('j.posted_at');
 
 const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active, j.title, j.url,
     ${POSTED_US} AS posted_us, greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
@@ -409,6 +439,7 @@ export class CatalogIndex {
         active_job_count: c.activeJobCount,
         name_key: c.nameKey,
         tags: c.tagList,
+        detail: c.detail,
         seq: 0,
         vector: null,
       };
@@ -451,6 +482,7 @@ export class CatalogIndex {
         activeJobCount: a.activeJobCount,
         nameKey: a.nameKey,
         tagList: a.tagList,
+        detail: a.detail,
         vector: this.companies.vectorOf(id),
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
@@ -558,6 +590,7 @@ export class CatalogIndex {
       activeJobCount: r.active_job_count,
       nameKey: r.name_key,
       tagList,
+      detail: r.detail,
     };
     this.companies.upsert(r.id, attrs, vector);
     this.generation++;
@@ -666,7 +699,7 @@ export class CatalogIndex {
     return this.marks[0]?.seq ?? this.seen;
   }
 
-  /** The company with this slug, as the job filter `company` resolves it. */
+  /** The company with this slug (as stored: lower case), active or not; the job filter `company` resolves it. */
   companyIdBySlug(slug: string): string | undefined {
     return this.slugToCompany.get(slug);
   }

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { CompanyDetailAttrs } from './catalog-index.js';
 
 /**
  * The in-process search index saved to a file beside the embedded database, so a restart reads one file
@@ -14,8 +15,9 @@ import { dirname } from 'node:path';
  * companies first, in header order. The padding lets a reader view the vectors in place instead of copying them.
  */
 
-// 04: jobs and companies carry what their list items show and their list order reads.
-const MAGIC = 'FLSNAP04';
+// 04: jobs and companies carry what their list items show and their list order reads. 05: companies carry
+// their detail.
+const MAGIC = 'FLSNAP05';
 
 export interface SnapshotJob {
   id: string;
@@ -41,6 +43,7 @@ export interface SnapshotCompany {
   activeJobCount: number;
   nameKey: string;
   tagList: { dimension: string; value: string; slug: string }[];
+  detail: CompanyDetailAttrs;
   vector: Float32Array | null;
 }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companiesByIds, listCompanies } from '../../src/catalog/companies.js';
+import { companiesByIds, getCompany, listCompanies } from '../../src/catalog/companies.js';
 import { CompanyListing, codePointCompare } from '../../src/catalog/company-listing.js';
 import { JobListing } from '../../src/catalog/job-listing.js';
-import { jobsByIds, listJobs } from '../../src/catalog/jobs.js';
+import { getJob, jobsByIds, listJobs } from '../../src/catalog/jobs.js';
 import { ReplicaGate } from '../../src/catalog/replica-gate.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -125,6 +125,37 @@ async function expectSameAsSql(label: string): Promise<void> {
   const all = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs ORDER BY md5(id::text) LIMIT 60');
   const ids = [...all.map((r) => r.id), '00000000-0000-4000-8000-000000000000'];
   expect(await listing.itemsByIds(ids), `${label} by ids`).toEqual(await jobsByIds(t.deps.db, ids));
+  await expectSameDetails(label);
+}
+
+/** GET /companies/:id from the replica, and GET /jobs/:id with its company from the replica, against SQL. */
+async function expectSameDetails(label: string): Promise<void> {
+  const db = t.deps.db;
+  const companies = await db.query<{ id: string; slug: string }>('SELECT id, slug FROM companies');
+  for (const c of companies) {
+    const fromSql = await getCompany(db, c.id);
+    expect(fromSql).toBeDefined();
+    // The replica must answer, by id (any case) and by slug (any case), and answer the same.
+    expect(await companyListing.detail(c.id.toUpperCase()), `${label} company ${c.slug}`).toEqual(fromSql);
+    expect(await companyListing.detail(c.slug.toUpperCase()), `${label} company ${c.slug}`).toEqual(fromSql);
+  }
+  expect(await companyListing.detail('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+  expect(await companyListing.detail('no-such-company')).toBeUndefined();
+  const jobs = await db.query<{ id: string; posted_at: Date; first_seen_at: Date; last_seen_at: Date }>(
+    'SELECT id, posted_at, first_seen_at, last_seen_at FROM jobs ORDER BY md5(id::text) LIMIT 60',
+  );
+  const companyOf = await companyListing.jobCompanies();
+  expect(companyOf).toBeDefined();
+  for (const j of jobs) {
+    const fromSql = await getJob(db, j.id);
+    expect(await getJob(db, j.id, companyOf), `${label} job ${j.id}`).toEqual(fromSql);
+    // Timestamps read as float8 microseconds show as the driver's own Date would.
+    expect(fromSql).toMatchObject({
+      postedAt: j.posted_at.toISOString(),
+      firstSeenAt: j.first_seen_at.toISOString(),
+      lastSeenAt: j.last_seen_at.toISOString(),
+    });
+  }
 }
 
 beforeAll(async () => {
@@ -186,6 +217,24 @@ beforeAll(async () => {
     );
     await db.query('UPDATE companies SET active_job_count = $2 WHERE id = $1', [c.id, JOB_COUNTS[i]]);
   }
+  // Enough companies for several 32-bit words of the listing's bitsets, tags spread across them.
+  for (let i = 0; i < 90; i++) {
+    const c = await addCompany(
+      db,
+      {
+        name: `Bulk ${String.fromCharCode(97 + (i % 26))} ${i}`,
+        domain: `bulk${i}.example`,
+        category: i % 4 === 0 ? 'ai_native' : 'other',
+        tags: [
+          ...(i % 3 === 0 ? [{ dimension: 'industry' as const, value: 'Fintech' }] : []),
+          ...(i % 5 === 0 ? [{ dimension: 'industry' as const, value: 'health' }] : []),
+          ...(i % 7 < 3 ? [{ dimension: 'stage' as const, value: 'Seed' }] : []),
+        ],
+      },
+      t.clock.ms,
+    );
+    await db.query('UPDATE companies SET active_job_count = $2 WHERE id = $1', [c.id, (i * 37) % 11]);
+  }
   const gate = new ReplicaGate(t.deps.searchParts.index, () => `${t.deps.db.writeGeneration}`);
   listing = new JobListing(gate);
   companyListing = new CompanyListing(gate, t.deps.db);
@@ -231,6 +280,25 @@ describe('listings from the in-process replica', () => {
     await db.query(`UPDATE companies SET domain = 'moved.example', one_liner = 'Moved' WHERE slug = 'alpha'`);
     await db.query(`UPDATE tags SET value = 'AAA Fintech' WHERE slug = 'fintech'`);
     await expectSameAsSql('job counts, domain and a tag renamed');
+    // One column at a time: each must move the feed on its own (migration 0009).
+    for (const set of [
+      `website = 'https://beta.example'`,
+      `description = E'Tab\\there'`,
+      'founded_year = 2001',
+      'employee_count = 12',
+      `headquarters = 'Zürich'`,
+      `funding_summary = 'Seed'`,
+      'total_funding_usd = 123456789012',
+      `social_links = '{"x": "https://x.com/beta"}'`,
+      `logo_url = 'https://beta.example/logo.png'`,
+      `research_summary = 'Researched'`,
+      'is_sample = true',
+      `created_at = created_at - interval '1 day'`,
+      `updated_at = updated_at + interval '3 microseconds'`,
+    ]) {
+      await db.query(`UPDATE companies SET ${set} WHERE slug = 'beta'`);
+      await expectSameDetails(`company ${set}`);
+    }
     await db.query(`DELETE FROM jobs WHERE external_id LIKE 'ext-5%'`);
     await db.query(`DELETE FROM companies WHERE slug = 'listing-co-2'`);
     await expectSameAsSql('deleted and cascaded');

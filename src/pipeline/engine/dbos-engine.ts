@@ -1,9 +1,9 @@
-import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { Value } from 'typebox/value';
 import type { Config } from '../../config.js';
 import { PgliteDb } from '../../db/pglite.js';
 import type { Db } from '../../db/port.js';
-import { PostgresDb } from '../../db/postgres.js';
+import type { PostgresDb } from '../../db/postgres.js';
 import { dbosLogger, type EngineLogger } from './logger.js';
 import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
@@ -44,6 +44,17 @@ export interface DbosEngineOptions {
   /** Told about every run execution and step attempt of this process (metrics); default: nobody. */
   observer?: WorkflowObserver;
 }
+
+type Sdk = typeof import('@dbos-inc/dbos-sdk');
+let sdkModule: Sdk | undefined;
+/**
+ * DBOS and its dependencies take ~0.2 s to import; a server loads them when it launches the engine, after it
+ * has started answering catalog reads.
+ */
+const loadSdk = async (): Promise<Sdk> => {
+  sdkModule ??= await import('@dbos-inc/dbos-sdk');
+  return sdkModule;
+};
 
 /** DBOS is a process-wide singleton: one launched engine per process. */
 let launchedInProcess = false;
@@ -94,11 +105,11 @@ export class DbosEngine implements WorkflowEngine {
         systemDatabasePool: new PglitePool(db.pg).asPool(),
       };
     }
-    if (db instanceof PostgresDb) {
+    if (db.kind === 'postgres') {
       // The catalog's pool, shared: DBOS's tables live in the same database (schema dbos), no second pool to size.
       return {
         systemDatabaseUrl: this.opts.config.databaseUrl ?? 'postgresql://frontline@localhost:5432/frontline',
-        systemDatabasePool: db.pool,
+        systemDatabasePool: (db as PostgresDb).pool,
       };
     }
     throw new Error(`no workflow engine for database kind ${db.kind}`);
@@ -114,8 +125,9 @@ export class DbosEngine implements WorkflowEngine {
    */
   private async migrateSystemDatabase(): Promise<void> {
     const { db, config } = this.opts;
-    if (!(db instanceof PostgresDb) || !config.databaseUrl) return;
-    const client = await db.pool.connect();
+    if (db.kind !== 'postgres' || !config.databaseUrl) return;
+    const { DBOS } = await loadSdk();
+    const client = await (db as PostgresDb).pool.connect();
     try {
       for (;;) {
         const { rows } = await client.query<{ locked: boolean }>(
@@ -137,11 +149,13 @@ export class DbosEngine implements WorkflowEngine {
 
   private async launch(): Promise<void> {
     const sys = this.systemDatabase();
+    const sdk = await loadSdk();
+    const { DBOS, DBOSClient } = sdk;
     const logger = dbosLogger(this.opts.logger);
     await this.migrateSystemDatabase();
     if (this.runsWorkflows) {
       if (launchedInProcess) throw new Error('a workflow engine is already running in this process');
-      for (const def of this.definitions.values()) this.register(def);
+      for (const def of this.definitions.values()) this.register(def, sdk);
       DBOS.setConfig({
         name: APP_NAME,
         ...sys,
@@ -180,8 +194,9 @@ export class DbosEngine implements WorkflowEngine {
   }
 
   /** The one place workflows and their steps meet DBOS: retry policy, payload re-validation and observation. */
-  private register(def: WorkflowDefinition): void {
-    const observe = observed(def.name, this.opts.observer);
+  private register(def: WorkflowDefinition, { DBOS, Error: DbosErrors }: Sdk): void {
+    const cancelled = (err: unknown) => err instanceof DbosErrors.DBOSWorkflowCancelledError;
+    const observe = observed(def.name, this.opts.observer, cancelled);
     const step = (name: string, fn: () => Promise<unknown>, retry?: Partial<RetryPolicy>) => {
       const policy = { ...def.retry, ...retry };
       return DBOS.runStep(observe.step(name, fn), {
@@ -258,7 +273,7 @@ export class DbosEngine implements WorkflowEngine {
     if (this.launched) {
       this.launched = false;
       // deregister: a later engine in this process (tests) registers fresh functions bound to its own deps.
-      await DBOS.shutdown({ deregister: true, workflowCompletionTimeoutMS: 0 });
+      await (await loadSdk()).DBOS.shutdown({ deregister: true, workflowCompletionTimeoutMS: 0 });
       launchedInProcess = false;
       await this.handBack().catch((err: unknown) =>
         this.opts.logger.warn({ err }, 'could not hand unfinished runs back to the queue'),

@@ -1,4 +1,3 @@
-import { Error as DbosErrors } from '@dbos-inc/dbos-sdk';
 import type { RunOutcome, StepOutcome, WorkflowObserver } from './types.js';
 
 /**
@@ -6,7 +5,12 @@ import type { RunOutcome, StepOutcome, WorkflowObserver } from './types.js';
  * attempt ended. Only the bodies are wrapped: DBOS calls a step body only when it really runs the step (a replay
  * returns the checkpoint without calling it), so a recovered run does not report its finished steps twice.
  */
-export function observed(workflow: string, observer: WorkflowObserver | undefined) {
+export function observed(
+  workflow: string,
+  observer: WorkflowObserver | undefined,
+  /** Whether an error is the engine's "this run was cancelled" (DBOSWorkflowCancelledError). */
+  isCancellation: (err: unknown) => boolean,
+) {
   return {
     async run<T>(body: () => Promise<T>): Promise<T> {
       if (!observer) return body();
@@ -18,7 +22,7 @@ export function observed(workflow: string, observer: WorkflowObserver | undefine
         return result;
       } catch (err) {
         // DBOS interrupts a run that was cancelled or outlived its timeout at its next step.
-        if (err instanceof DbosErrors.DBOSWorkflowCancelledError) outcome = 'cancelled';
+        if (isCancellation(err)) outcome = 'cancelled';
         throw err;
       } finally {
         observer.runEnded(workflow, outcome);
