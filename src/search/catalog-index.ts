@@ -217,6 +217,7 @@ export class CatalogIndex {
   /** Where the last full load came from (start-up logs and tests read it). */
   loadedFrom: 'snapshot' | 'database' | undefined;
   private inflight: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   private readonly listeners: IndexListener[] = [];
   /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
   private readonly shared = new Map<string, string>();
@@ -248,12 +249,25 @@ export class CatalogIndex {
     this.listeners.push(listener);
   }
 
-  /** Brings the index up to date with committed writes; concurrent callers share one round. */
+  /**
+   * Brings the index up to date with every write committed before the call. A round already under way may have
+   * read the feed before such a write, so a caller arriving during one gets the next round, which every caller
+   * arriving meanwhile shares: at most one round runs and one waits.
+   */
   refresh(): Promise<void> {
-    this.inflight ??= this.doRefresh().finally(() => {
-      this.inflight = undefined;
-    });
-    return this.inflight;
+    if (this.inflight === undefined) {
+      this.inflight = this.doRefresh().finally(() => {
+        this.inflight = undefined;
+      });
+      return this.inflight;
+    }
+    this.queued ??= this.inflight
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined;
+        return this.refresh();
+      });
+    return this.queued;
   }
 
   /** Drops everything and reads it again in bulk. */

@@ -15,7 +15,6 @@ let t: TestApp;
 let jobIds: string[];
 
 beforeAll(async () => {
-  if (!serverUrl()) return;
   t = await startTestApp({ env: { DATA_DIR: SEARCH_TEST_DATA_DIR, SAMPLE_DATA: '1' } });
   await t.deps.searchParts.idle();
   jobIds = (await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active ORDER BY id')).map(
@@ -88,6 +87,39 @@ it.skipIf(!serverUrl())(
     expect(Math.max(...rows)).toBeLessThan(10);
   },
 );
+
+it('does not let a caller share a round that began before its write committed', async () => {
+  // The database, holding the round's last statement (tombstones) until released.
+  let reached!: () => void;
+  const atTombstones = new Promise<void>((r) => {
+    reached = r;
+  });
+  let release: (() => void) | undefined;
+  const wrapped = Object.create(t.deps.db) as Db;
+  wrapped.query = async (sql, params) => {
+    if (release === undefined && sql.includes('FROM search_tombstones WHERE seq')) {
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      reached();
+      await held;
+    }
+    return t.deps.db.query(sql, params) as never;
+  };
+  const index = new CatalogIndex(wrapped, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  await index.refresh();
+  const [first, second] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active LIMIT 2');
+  await t.deps.db.query(`UPDATE jobs SET location = 'Round One' WHERE id = $1`, [first!.id]);
+  const roundOne = index.refresh();
+  await atTombstones;
+  // Committed while round one is past its reads: only a later round can see it.
+  await t.deps.db.query(`UPDATE jobs SET location = 'Round Two' WHERE id = $1`, [second!.id]);
+  const mine = index.refresh();
+  release?.();
+  await Promise.all([roundOne, mine]);
+  expect(index.jobs.attributes(first!.id)?.location).toBe('round one');
+  expect(index.jobs.attributes(second!.id)?.location).toBe('round two');
+});
 
 async function dbName(): Promise<string> {
   const [row] = await t.deps.db.query<{ name: string }>('SELECT current_database() AS name');
