@@ -198,15 +198,26 @@ function core(id: string, a: CompanyAttrs): CompanyCore {
   };
 }
 
+/**
+ * List items by attributes object: the replica replaces a company's attributes whenever it changes, so an item
+ * built once stays right for as long as its attributes are in use (serialization only reads it).
+ */
+const builtItems = new WeakMap<CompanyAttrs, CompanyListItem>();
+
 function item(id: string, a: CompanyAttrs): CompanyListItem {
-  return {
-    id,
-    name: a.name,
-    slug: a.slug,
-    domain: a.domain,
-    oneLiner: a.oneLiner,
-    tags: sortTagsByDimension(a.tagList.map((t) => ({ ...t }) as CompanyTag)),
-  };
+  let it = builtItems.get(a);
+  if (it === undefined) {
+    it = {
+      id,
+      name: a.name,
+      slug: a.slug,
+      domain: a.domain,
+      oneLiner: a.oneLiner,
+      tags: sortTagsByDimension(a.tagList.map((t) => ({ ...t }) as CompanyTag)),
+    };
+    builtItems.set(a, it);
+  }
+  return it;
 }
 
 /**

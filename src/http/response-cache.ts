@@ -135,12 +135,13 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       request.cacheKey !== null &&
       request.cacheValidity !== null &&
       reply.statusCode === 200 &&
-      typeof payload === 'string'
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
     ) {
       const etag = reply.getHeader('etag');
       cache.set(request.cacheKey, {
         validity: request.cacheValidity,
-        body: Buffer.from(payload),
+        // A Buffer is the body as sent (app.ts encodes serialized bodies once); nothing writes to it afterwards.
+        body: typeof payload === 'string' ? Buffer.from(payload) : payload,
         etag: typeof etag === 'string' ? etag : undefined,
       });
     }
