@@ -29,6 +29,9 @@ const MEMO_ENTRIES = 256;
 const MEMO_POSITIONS = 2_000_000;
 const NOTHING = new Int32Array(0);
 
+/** The columns holding small integer codes, which the filters select on. */
+type Coded = 'role' | 'remote' | 'company' | 'place';
+
 /** The order's columns: position i holds the i-th job of the /jobs order. */
 class Columns {
   ids: string[];
@@ -64,6 +67,8 @@ export class JobListing {
   private readonly companyCodes = new Map<string, number>();
   private readonly placeCodes = new Map<string, number>();
   private readonly places: string[] = [];
+  /** Inverted lists of the current columns (see lists). */
+  private readonly inverted = new Map<Coded, { cols: Columns; start: Int32Array; positions: Int32Array }>();
 
   constructor(private readonly gate: ReplicaGate) {
     const index = gate.index;
@@ -79,6 +84,7 @@ export class JobListing {
         this.built = false;
         this.cols = new Columns(0);
         this.changed.clear();
+        this.inverted.clear();
         this.clearMemo();
       },
     });
@@ -180,47 +186,127 @@ export class JobListing {
     return positions;
   }
 
+  /**
+   * Each filter is a set of codes of one column (roles, places containing the location, the company, remote = 1).
+   * The candidates are the positions of the smallest set, read from that column's inverted lists; the other
+   * filters are tested on those candidates only. A rare role or place reads a few thousand positions, not 100k.
+   */
   private scan(f: JobFilters): Int32Array {
-    const { role, remote, company, place, length } = this.cols;
+    const { role, remote, company, place } = this.cols;
+    const sets: { column: Coded; codes: number[] }[] = [];
     let roles: Uint8Array | undefined;
     if (f.roleCategories !== undefined) {
       roles = new Uint8Array(256);
+      const codes: number[] = [];
       for (const r of f.roleCategories) {
-        const code = this.roleCodes.get(r);
-        if (code !== undefined) roles[code] = 1;
+        const c = this.roleCodes.get(r);
+        if (c !== undefined && roles[c] === 0) {
+          roles[c] = 1;
+          codes.push(c);
+        }
       }
+      sets.push({ column: 'role', codes });
     }
     let companyCode = -1;
     if (f.companySlug !== undefined) {
       const id = this.index.companyIdBySlug(f.companySlug);
-      const code = id === undefined ? undefined : this.companyCodes.get(id);
-      if (code === undefined) return NOTHING;
-      companyCode = code;
+      const c = id === undefined ? undefined : this.companyCodes.get(id);
+      if (c === undefined) return NOTHING;
+      companyCode = c;
+      sets.push({ column: 'company', codes: [c] });
     }
     let places: Uint8Array | undefined;
     if (f.location !== undefined) {
       // The substring test runs once per distinct location, not once per job.
       const wanted = f.location.toLowerCase();
       places = new Uint8Array(this.places.length);
-      let any = false;
+      const codes: number[] = [];
       for (let p = 0; p < this.places.length; p++) {
         if (this.places[p]!.includes(wanted)) {
           places[p] = 1;
-          any = true;
+          codes.push(p);
         }
       }
-      if (!any) return NOTHING;
+      sets.push({ column: 'place', codes });
     }
     const remoteOnly = f.remoteOnly === true;
-    const found: number[] = [];
-    for (let i = 0; i < length; i++) {
+    if (remoteOnly) sets.push({ column: 'remote', codes: [1] });
+    let smallest = sets[0]!;
+    let size = this.count(smallest);
+    for (const set of sets.slice(1)) {
+      const n = this.count(set);
+      if (n < size) [smallest, size] = [set, n];
+    }
+    const candidates = this.union(smallest);
+    const found = new Int32Array(candidates.length);
+    let n = 0;
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k]!;
       if (roles !== undefined && roles[role[i]!] !== 1) continue;
       if (companyCode >= 0 && company[i] !== companyCode) continue;
       if (places !== undefined && places[place[i]!] !== 1) continue;
       if (remoteOnly && remote[i] !== 1) continue;
-      found.push(i);
+      found[n++] = i;
     }
-    return Int32Array.from(found);
+    return found.slice(0, n);
+  }
+
+  /** How many positions carry one of the set's codes. */
+  private count(set: { column: Coded; codes: number[] }): number {
+    const { start } = this.lists(set.column);
+    let n = 0;
+    for (const c of set.codes) if (c + 1 < start.length) n += start[c + 1]! - start[c]!;
+    return n;
+  }
+
+  /** The positions carrying one of the set's codes, in order. */
+  private union(set: { column: Coded; codes: number[] }): Int32Array {
+    const { start, positions } = this.lists(set.column);
+    const of = (c: number) => (c + 1 < start.length ? positions.subarray(start[c]!, start[c + 1]!) : NOTHING);
+    if (set.codes.length === 0) return NOTHING;
+    if (set.codes.length === 1) return of(set.codes[0]!);
+    // Several sorted lists: marked in a bitset over the order, read back lowest first.
+    const bits = new Uint32Array((this.cols.length + 31) >>> 5);
+    let total = 0;
+    for (const c of set.codes) {
+      const list = of(c);
+      total += list.length;
+      for (let k = 0; k < list.length; k++) bits[list[k]! >>> 5]! |= 1 << (list[k]! & 31);
+    }
+    const out = new Int32Array(total);
+    let n = 0;
+    for (let w = 0; w < bits.length; w++) {
+      let word = bits[w]!;
+      while (word !== 0) {
+        const low = word & -word;
+        out[n++] = w * 32 + 31 - Math.clz32(low);
+        word ^= low;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A column's inverted lists for the current order: the positions of each code, ascending, as one array cut at
+   * `start` (a counting sort, one pass per column and order).
+   */
+  private lists(column: Coded): { start: Int32Array; positions: Int32Array } {
+    const cols = this.cols;
+    let built = this.inverted.get(column);
+    if (built?.cols !== cols) {
+      const values = cols[column];
+      let codes = 0;
+      for (let i = 0; i < cols.length; i++) codes = Math.max(codes, values[i]! + 1);
+      const start = new Int32Array(codes + 1);
+      for (let i = 0; i < cols.length; i++) start[values[i]! + 1]!++;
+      for (let c = 1; c < start.length; c++) start[c]! += start[c - 1]!;
+      const next = start.slice(0, -1);
+      const positions = new Int32Array(cols.length);
+      for (let i = 0; i < cols.length; i++) positions[next[values[i]!]!++] = i;
+      built = { cols, start, positions };
+      this.inverted.set(column, built);
+    }
+    return built;
   }
 
   /** Brings the order up to date with the replica: one full sort, then merges of what changed. */
