@@ -160,13 +160,13 @@ export async function getJob(
 ): Promise<JobDetail | undefined> {
   // Not a UUID: no such job (PostgreSQL would reject the cast with an error, not an empty result).
   if (!UUID_RE.test(id)) return undefined;
-  let [row] = await db.query<{ doc: JobDetailDoc }>(companyOf ? JOB_DETAIL_WITHOUT_COMPANY : JOB_DETAIL, [
-    id,
-  ]);
+  let [row] = companyOf
+    ? await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL_WITHOUT_COMPANY, [id], { name: 'job_detail_row' })
+    : await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL, [id], { name: 'job_detail' });
   if (!row) return undefined;
   let company = row.doc.company ?? companyOf?.(row.doc.companyId);
   if (!company) {
-    [row] = await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL, [id]);
+    [row] = await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL, [id], { name: 'job_detail' });
     company = row?.doc.company;
     if (!row || !company) return undefined;
   }

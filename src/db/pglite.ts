@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { type Db, isWriteStatement, type Queryable, type Row } from './port.js';
+import { type Db, isWriteStatement, type Queryable, type QueryOptions, type Row } from './port.js';
 
 /**
  * PGlite runs PostgreSQL in WASM inside this process: one connection, one query at a time, on the main thread.
@@ -12,6 +12,7 @@ import { type Db, isWriteStatement, type Queryable, type Row } from './port.js';
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   writeGeneration = 0;
+  private readonly prepared = new Map<string, Promise<void>>();
   private constructor(
     readonly pg: PGlite,
     private readonly lockFile: string | undefined,
@@ -31,9 +32,13 @@ export class PgliteDb implements Db {
       acquireLock(lockFile);
     }
     try {
-      const startParams = opts.cacheMb
-        ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${opts.cacheMb}MB`]
-        : PGlite.defaultStartParams;
+      // standard_conforming_strings pinned on: named statements pass values as literals quoted for it.
+      const startParams = [
+        ...PGlite.defaultStartParams,
+        '-c',
+        'standard_conforming_strings=on',
+        ...(opts.cacheMb ? ['-c', `shared_buffers=${opts.cacheMb}MB`] : []),
+      ];
       const pg = await PGlite.create(dir ?? 'memory://', { extensions: { pg_trgm }, startParams });
       return new PgliteDb(pg, lockFile);
     } catch (err) {
@@ -42,11 +47,33 @@ export class PgliteDb implements Db {
     }
   }
 
-  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T = Row>(sql: string, params: readonly unknown[] = [], opts?: QueryOptions): Promise<T[]> {
     await turn();
-    const res = await this.pg.query<T>(sql, params as unknown[]);
+    const args = opts?.name === undefined ? undefined : literals(params);
+    const rows =
+      opts?.name !== undefined && args !== undefined
+        ? await this.execute<T>(opts.name, sql, args)
+        : (await this.pg.query<T>(sql, params as unknown[])).rows;
     if (isWriteStatement(sql)) this.writeGeneration++;
-    return res.rows;
+    return rows;
+  }
+
+  /**
+   * A named statement: PREPAREd once, then EXECUTEd through the simple protocol (~0.3 ms against ~1 ms for an
+   * unnamed statement parsed and planned each time). EXECUTE takes no bind parameters, so the values travel as
+   * SQL literals (see literals); parameter types come from the prepared statement.
+   */
+  private async execute<T>(name: string, sql: string, args: string[]): Promise<T[]> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid prepared statement name "${name}"`);
+    let ready = this.prepared.get(name);
+    if (ready === undefined) {
+      ready = this.pg.exec(`PREPARE ${name} AS ${sql}`).then(() => {});
+      ready.catch(() => this.prepared.delete(name));
+      this.prepared.set(name, ready);
+    }
+    await ready;
+    const [res] = await this.pg.exec(`EXECUTE ${name}${args.length ? `(${args.join(', ')})` : ''}`);
+    return (res?.rows ?? []) as T[];
   }
 
   async exec(sql: string): Promise<void> {
@@ -74,6 +101,23 @@ export class PgliteDb implements Db {
     if (!this.pg.closed) await this.pg.close();
     if (this.lockFile) rmSync(this.lockFile, { force: true });
   }
+}
+
+/**
+ * Parameters as SQL literals for EXECUTE: strings quoted with doubled quotes (standard_conforming_strings is on:
+ * a backslash is an ordinary character), finite numbers and booleans as written, null as NULL. Undefined when a
+ * value has no such form (arrays, objects): the statement then runs unnamed with bind parameters.
+ */
+function literals(params: readonly unknown[]): string[] | undefined {
+  const out: string[] = [];
+  for (const v of params) {
+    if (v === null || v === undefined) out.push('NULL');
+    else if (typeof v === 'string') out.push(`'${v.replaceAll("'", "''")}'`);
+    else if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
+    else if (typeof v === 'boolean') out.push(String(v));
+    else return undefined;
+  }
+  return out;
 }
 
 /**

@@ -8,8 +8,17 @@
 
 export type Row = Record<string, unknown>;
 
+export interface QueryOptions {
+  /**
+   * Keeps the statement prepared under this name (lower-case identifier), so the database parses and plans it
+   * once: on PGlite, planning was ~0.4 ms of a ~1 ms primary-key read. A name must always come with the same SQL.
+   * Ignored inside transactions.
+   */
+  name?: string;
+}
+
 export interface Queryable {
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Row>(sql: string, params?: readonly unknown[], opts?: QueryOptions): Promise<T[]>;
 }
 
 export type DbKind = 'pglite' | 'postgres';

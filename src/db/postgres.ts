@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Db, isWriteStatement, type Queryable, type Row } from './port.js';
+import { type Db, isWriteStatement, type Queryable, type QueryOptions, type Row } from './port.js';
 
 export interface PostgresOptions {
   url: string;
@@ -27,8 +27,13 @@ export class PostgresDb implements Db {
     this.pool.on('error', () => {});
   }
 
-  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const res = await this.pool.query(sql, params as unknown[]);
+  async query<T = Row>(sql: string, params: readonly unknown[] = [], opts?: QueryOptions): Promise<T[]> {
+    // node-postgres prepares a named statement on each connection the first time that connection runs it.
+    const res = await this.pool.query(
+      opts?.name
+        ? { name: opts.name, text: sql, values: params as unknown[] }
+        : { text: sql, values: params as unknown[] },
+    );
     if (isWriteStatement(sql)) this.writeGeneration++;
     return res.rows as T[];
   }

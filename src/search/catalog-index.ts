@@ -306,24 +306,27 @@ export class CatalogIndex {
     const since = this.safeMark(now);
     // Fast path, one tiny query: no sequence value was drawn after `since` (a sequence never goes back), so there
     // is nothing to read, nor to re-read for the lag window.
-    const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
-    if ((last?.v ?? 0) <= since) {
+    const [last] = await this.db.query<{ v: number }>(LAST_SEQ, [], { name: 'search_last_seq' });
+    const lastSeq = last?.v ?? 0;
+    if (lastSeq <= since) {
       if (this.lagMs > 0) this.marks.push({ at: now, seq: this.seen });
       return;
     }
-    let max = this.seen;
     const companies = await this.changedRows<CompanyRow>(CHANGED_COMPANY_IDS, COMPANY_SELECT, 'c.id', since);
-    for (const r of companies) max = Math.max(max, this.putCompany(r));
+    for (const r of companies) this.putCompany(r);
     const jobs = await this.changedRows<JobRow>(CHANGED_JOB_IDS, JOB_SELECT, 'j.id', since);
-    for (const r of jobs) max = Math.max(max, this.putJob(r));
+    for (const r of jobs) this.putJob(r);
     const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
       'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
       [since],
     );
     if (this.applyTombstones(gone)) return this.loadAll(now);
-    for (const g of gone) max = Math.max(max, g.seq);
-    this.seen = max;
-    this.marks.push({ at: now, seq: max });
+    // Complete up to the sequence read first, not up to the highest seq among the rows: a write can commit
+    // between this round's statements (each waits for its turn), and its job rows would then carry seqs above a
+    // company row of the same write that the company statement, run before the commit, never saw. Rows above
+    // `lastSeq` read here are simply read again next round.
+    this.seen = Math.max(this.seen, lastSeq);
+    this.marks.push({ at: now, seq: this.seen });
   }
 
   /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */

@@ -121,6 +121,47 @@ it('does not let a caller share a round that began before its write committed', 
   expect(index.jobs.attributes(second!.id)?.location).toBe('round two');
 });
 
+it('does not skip a write that commits between the statements of one round', async () => {
+  // The database, holding the round before its job statement (its company statement has run) until released.
+  let reached!: () => void;
+  const beforeJobs = new Promise<void>((r) => {
+    reached = r;
+  });
+  let release: (() => void) | undefined;
+  const wrapped = Object.create(t.deps.db) as Db;
+  wrapped.query = async (sql, params) => {
+    if (release === undefined && sql.includes('FROM job_embeddings WHERE search_seq')) {
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      reached();
+      await held;
+    }
+    return t.deps.db.query(sql, params) as never;
+  };
+  const index = new CatalogIndex(wrapped, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  await index.refresh();
+  const [job] = await t.deps.db.query<{ id: string; company_id: string }>(
+    'SELECT id, company_id FROM jobs WHERE active LIMIT 1',
+  );
+  const [other] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active OFFSET 1 LIMIT 1');
+  await t.deps.db.query(`UPDATE jobs SET location = 'Before, Round' WHERE id = $1`, [other!.id]);
+  const round = index.refresh();
+  await beforeJobs;
+  // One write, company first: its company seq is below its job seq, and the round has read companies already.
+  await t.deps.db.transaction(async (tx) => {
+    await tx.query(`UPDATE companies SET website = 'https://mid-round.example' WHERE id = $1`, [
+      job!.company_id,
+    ]);
+    await tx.query(`UPDATE jobs SET location = 'Mid, Round' WHERE id = $1`, [job!.id]);
+  });
+  release?.();
+  await round;
+  await index.refresh();
+  expect(index.jobs.attributes(job!.id)?.location).toBe('mid, round');
+  expect(index.companies.attributes(job!.company_id)?.detail.website).toBe('https://mid-round.example');
+});
+
 async function dbName(): Promise<string> {
   const [row] = await t.deps.db.query<{ name: string }>('SELECT current_database() AS name');
   return row!.name;
