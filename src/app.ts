@@ -93,10 +93,11 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   registerCors(app);
   // Hook order matters: ETag and the response cache see the uncompressed body; compression runs last.
   // The plugin's default digest (sha1, base64) through the one-shot crypto.hash, which skips a Hash object.
-  // A serialized body is UTF-8 encoded once, here: the ETag hash, the response cache and the socket then share
-  // the bytes (a string body was encoded three times, ~40 µs each for 14 KB with one non-ASCII character).
+  // A large serialized body is UTF-8 encoded once, here: the ETag hash, the response cache and the socket then
+  // share the bytes (it was encoded three times, ~40 µs each for 14 KB with one non-ASCII character). A small one
+  // stays a string, which Node writes in one piece with the headers (-10% req/s on /healthz as a Buffer).
   app.addHook('onSend', (_request, _reply, payload, done) => {
-    done(null, typeof payload === 'string' ? Buffer.from(payload) : payload);
+    done(null, typeof payload === 'string' && payload.length > 1024 ? Buffer.from(payload) : payload);
   });
   await app.register(etag, { weak: false, hashFn: (payload) => hash('sha1', payload, 'base64') });
   registerResponseCache(app, deps.responseCache, deps.metrics);
