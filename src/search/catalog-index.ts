@@ -116,7 +116,6 @@ interface JobRow {
   url: string;
   posted_us: number;
   active: boolean;
-  seq: number;
   vector: Uint8Array | null;
 }
 
@@ -130,7 +129,6 @@ interface CompanyRow {
   one_liner: string;
   active_job_count: number;
   name_key: string;
-  seq: number;
   tags: TagRef[] | null;
   detail: CompanyDetailAttrs;
   vector: Uint8Array | null;
@@ -154,7 +152,7 @@ export const COMPANY_DETAIL = `json_build_object('website', c.website, 'descript
     'sample', c.is_sample, 'createdAtUs', ${micros('c.created_at')}, 'updatedAtUs', ${micros('c.updated_at')})`;
 
 const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
-    c.active_job_count, lower(c.name) AS name_key, c.search_seq::float8 AS seq, e.vector,
+    c.active_job_count, lower(c.name) AS name_key, e.vector,
     (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
         ORDER BY lower(t.value), t.slug)
       FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
@@ -164,7 +162,7 @@ const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.dom
 const POSTED_US = micros('j.posted_at');
 
 const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active, j.title, j.url,
-    ${POSTED_US} AS posted_us, greatest(j.search_seq, coalesce(e.search_seq, 0))::float8 AS seq, e.vector
+    ${POSTED_US} AS posted_us, e.vector
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
 
 const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
@@ -316,8 +314,8 @@ export class CatalogIndex {
     for (const r of companies) this.putCompany(r);
     const jobs = await this.changedRows<JobRow>(CHANGED_JOB_IDS, JOB_SELECT, 'j.id', since);
     for (const r of jobs) this.putJob(r);
-    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
-      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
+    const gone = await this.db.query<{ kind: string; id: string }>(
+      'SELECT kind, id FROM search_tombstones WHERE seq > $1',
       [since],
     );
     if (this.applyTombstones(gone)) return this.loadAll(now);
@@ -457,7 +455,6 @@ export class CatalogIndex {
         name_key: c.nameKey,
         tags: c.tagList,
         detail: c.detail,
-        seq: 0,
         vector: null,
       };
       this.putCompany(row, c.vector);
@@ -583,14 +580,13 @@ export class CatalogIndex {
         url: untsv(url!),
         posted_us: Number(postedUs),
         active: active === '1',
-        seq: 0,
         vector,
       });
     }
     return chunk.n < BULK_CHUNK ? undefined : chunk.last;
   }
 
-  private putCompany(r: CompanyRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
+  private putCompany(r: CompanyRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
     const old = this.companies.attributes(r.id);
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
@@ -612,7 +608,6 @@ export class CatalogIndex {
     this.companies.upsert(r.id, attrs, vector);
     this.generation++;
     for (const l of this.listeners) l.companyPut?.(r.id, attrs, old);
-    return r.seq;
   }
 
   private removeCompany(id: string): void {
@@ -624,10 +619,10 @@ export class CatalogIndex {
     for (const l of this.listeners) l.companyRemoved?.(id, old);
   }
 
-  private putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): number {
+  private putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
     if (!r.active) {
       this.removeJob(r.id);
-      return r.seq;
+      return;
     }
     const old = this.jobs.attributes(r.id);
     const attrs = this.jobAttrs(
@@ -640,13 +635,12 @@ export class CatalogIndex {
       r.posted_us,
     );
     // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
-    if (old && sameJob(old, attrs) && sameVector(this.jobs.vectorOf(r.id), vector)) return r.seq;
+    if (old && sameJob(old, attrs) && sameVector(this.jobs.vectorOf(r.id), vector)) return;
     if (old) this.unplace(old.location);
     this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
     this.jobs.upsert(r.id, attrs, vector);
     this.generation++;
     for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
-    return r.seq;
   }
 
   /**

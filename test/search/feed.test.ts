@@ -88,58 +88,52 @@ it.skipIf(!serverUrl())(
   },
 );
 
-it('does not let a caller share a round that began before its write committed', async () => {
-  // The database, holding the round's last statement (tombstones) until released.
-  let reached!: () => void;
-  const atTombstones = new Promise<void>((r) => {
-    reached = r;
+/**
+ * The test database, holding the first statement whose SQL contains `marker` until released: a round of the
+ * index can be stopped at a chosen point while other writes commit.
+ */
+function holding(marker: string): { db: Db; reached: Promise<void>; release: () => void } {
+  let reach!: () => void;
+  const reached = new Promise<void>((r) => {
+    reach = r;
   });
   let release: (() => void) | undefined;
-  const wrapped = Object.create(t.deps.db) as Db;
-  wrapped.query = async (sql, params) => {
-    if (release === undefined && sql.includes('FROM search_tombstones WHERE seq')) {
+  const db = Object.create(t.deps.db) as Db;
+  db.query = async (sql, params) => {
+    if (release === undefined && sql.includes(marker)) {
       const held = new Promise<void>((r) => {
         release = r;
       });
-      reached();
+      reach();
       await held;
     }
     return t.deps.db.query(sql, params) as never;
   };
-  const index = new CatalogIndex(wrapped, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  return { db, reached, release: () => release?.() };
+}
+
+it('does not let a caller share a round that began before its write committed', async () => {
+  // The round's last statement (tombstones) is held.
+  const hold = holding('FROM search_tombstones WHERE seq');
+  const index = new CatalogIndex(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
   await index.refresh();
   const [first, second] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active LIMIT 2');
   await t.deps.db.query(`UPDATE jobs SET location = 'Round One' WHERE id = $1`, [first!.id]);
   const roundOne = index.refresh();
-  await atTombstones;
+  await hold.reached;
   // Committed while round one is past its reads: only a later round can see it.
   await t.deps.db.query(`UPDATE jobs SET location = 'Round Two' WHERE id = $1`, [second!.id]);
   const mine = index.refresh();
-  release?.();
+  hold.release();
   await Promise.all([roundOne, mine]);
   expect(index.jobs.attributes(first!.id)?.location).toBe('round one');
   expect(index.jobs.attributes(second!.id)?.location).toBe('round two');
 });
 
 it('does not skip a write that commits between the statements of one round', async () => {
-  // The database, holding the round before its job statement (its company statement has run) until released.
-  let reached!: () => void;
-  const beforeJobs = new Promise<void>((r) => {
-    reached = r;
-  });
-  let release: (() => void) | undefined;
-  const wrapped = Object.create(t.deps.db) as Db;
-  wrapped.query = async (sql, params) => {
-    if (release === undefined && sql.includes('FROM job_embeddings WHERE search_seq')) {
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
-      reached();
-      await held;
-    }
-    return t.deps.db.query(sql, params) as never;
-  };
-  const index = new CatalogIndex(wrapped, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  // The round is held before its job statement; its company statement has run.
+  const hold = holding('FROM job_embeddings WHERE search_seq');
+  const index = new CatalogIndex(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
   await index.refresh();
   const [job] = await t.deps.db.query<{ id: string; company_id: string }>(
     'SELECT id, company_id FROM jobs WHERE active LIMIT 1',
@@ -147,7 +141,7 @@ it('does not skip a write that commits between the statements of one round', asy
   const [other] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active OFFSET 1 LIMIT 1');
   await t.deps.db.query(`UPDATE jobs SET location = 'Before, Round' WHERE id = $1`, [other!.id]);
   const round = index.refresh();
-  await beforeJobs;
+  await hold.reached;
   // One write, company first: its company seq is below its job seq, and the round has read companies already.
   await t.deps.db.transaction(async (tx) => {
     await tx.query(`UPDATE companies SET website = 'https://mid-round.example' WHERE id = $1`, [
@@ -155,7 +149,7 @@ it('does not skip a write that commits between the statements of one round', asy
     ]);
     await tx.query(`UPDATE jobs SET location = 'Mid, Round' WHERE id = $1`, [job!.id]);
   });
-  release?.();
+  hold.release();
   await round;
   await index.refresh();
   expect(index.jobs.attributes(job!.id)?.location).toBe('mid, round');
