@@ -16,13 +16,12 @@ export async function runServer(config: Config): Promise<RunningServer> {
   const deps = await createDeps(config);
   const app = await buildApp(deps, { logger: loggerOptions(config) });
   try {
+    // FRONTLINE_ROLE=all (default) runs the embedded worker and the freshness scheduler here; =api only enqueues.
+    await deps.pipeline.start();
     const url = await app.listen({ host: config.host, port: config.port });
-    // After listen: a restart answers catalog reads at once while the workflow engine launches (~0.5 s; pipeline
-    // routes wait for it) and the search index loads behind them. FRONTLINE_ROLE=all (default) runs the embedded
-    // worker and the freshness scheduler here; =api only enqueues. A launch failure still stops the server.
+    // After listen: a restart answers catalog reads at once while the search index loads behind them.
     deps.searchParts.warm();
     void deps.catalog.warm();
-    await deps.pipeline.start();
     return {
       url,
       stop: async () => {
