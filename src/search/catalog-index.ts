@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { micros } from '../catalog/micros.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
@@ -434,40 +435,53 @@ export class CatalogIndex {
     this.rereadAfter = undefined;
   }
 
-  /** Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). */
+  /**
+   * Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). A read that
+   * fails half-way (the file truncated under us) leaves an empty index and deletes the file: the caller then
+   * loads from the database.
+   */
   private async loadSnapshot(path: string, now: number): Promise<boolean> {
     const snap = await readSnapshot(path, this.opts.model);
     if (!snap) return false;
-    const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
-    if ((last?.v ?? 0) < snap.seen) return false;
-    this.companies.reserve(snap.companies.length, snap.dims);
-    this.jobs.reserve(snap.jobs.length, snap.dims);
-    for (const c of snap.companies) {
-      const row: CompanyRow = {
-        id: c.id,
-        name: c.name,
-        slug: c.slug,
-        category: c.category,
-        active: c.active,
-        domain: c.domain,
-        one_liner: c.oneLiner,
-        active_job_count: c.activeJobCount,
-        name_key: c.nameKey,
-        tags: c.tagList,
-        detail: c.detail,
-        vector: null,
-      };
-      this.putCompany(row, c.vector);
-    }
-    for (let i = 0; i < snap.jobs.length; i++) {
-      // The index is empty here: no previous attributes to unplace.
-      const j = snap.jobs[i]!;
-      const attrs = this.jobAttrs(j.companyId, j.role, j.place, j.remote, j.title, j.url, j.postedAtUs);
-      this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
-      this.jobs.upsert(j.id, attrs, j.vector);
-      for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
-      // Requests arriving during a restart's warm-up get a turn every few thousand rows.
-      if (i % 5_000 === 4_999) await new Promise((resolve) => setImmediate(resolve));
+    try {
+      const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+      if ((last?.v ?? 0) < snap.seen) return false;
+      this.companies.reserve(snap.companies.length, snap.dims);
+      this.jobs.reserve(snap.jobCount, snap.dims);
+      for (const c of snap.companies) {
+        const row: CompanyRow = {
+          id: c.id,
+          name: c.name,
+          slug: c.slug,
+          category: c.category,
+          active: c.active,
+          domain: c.domain,
+          one_liner: c.oneLiner,
+          active_job_count: c.activeJobCount,
+          name_key: c.nameKey,
+          tags: c.tagList,
+          detail: c.detail,
+          vector: null,
+        };
+        this.putCompany(row, c.vector);
+      }
+      let i = 0;
+      for await (const j of snap.jobs()) {
+        // The index is empty here: no previous attributes to unplace.
+        const attrs = this.jobAttrs(j.companyId, j.role, j.place, j.remote, j.title, j.url, j.postedAtUs);
+        this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
+        this.jobs.upsert(j.id, attrs, j.vector);
+        for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
+        // Requests arriving during a restart's warm-up get a turn every few thousand rows.
+        if (++i % 5_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      this.clearAll();
+      rmSync(path, { force: true });
+      this.opts.onError?.(err, 'search index snapshot could not be read; loading from the database');
+      return false;
+    } finally {
+      await snap.close().catch(() => {});
     }
     this.generation++;
     this.seen = snap.seen;

@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CompanyDetailAttrs } from './catalog-index.js';
 
@@ -12,7 +12,7 @@ import type { CompanyDetailAttrs } from './catalog-index.js';
  *
  * Layout: 8-byte magic, u32 LE length of a JSON header, the header (model, dims, seen, the rows' attributes in
  * columns) padded with spaces to a multiple of 4 bytes, then the float32 vectors of the rows that have one,
- * companies first, in header order. The padding lets a reader view the vectors in place instead of copying them.
+ * companies first, in header order. The padding keeps the vectors 4-byte aligned in the file.
  */
 
 // 04: jobs and companies carry what their list items show and their list order reads. 05: companies carry
@@ -112,57 +112,143 @@ export function writeSnapshot(path: string, s: Snapshot): void {
   renameSync(tmp, path);
 }
 
+/** A snapshot being read: the header in memory, the job rows streamed from the file (see rows). */
+export interface SnapshotReader {
+  model: string;
+  dims: number;
+  seen: number;
+  companies: SnapshotCompany[];
+  jobCount: number;
+  /**
+   * The jobs in file order, read a chunk at a time: a row's vector is a view into a reused buffer, valid until
+   * the next row is taken (the index copies it at once). Throws on a short read (a file truncated meanwhile).
+   */
+  jobs(): AsyncGenerator<SnapshotJob>;
+  close(): Promise<void>;
+}
+
+/** Rows with a vector per file read (~2 MB at 100 dimensions). */
+const READ_ROWS = 5_000;
+
 /**
- * The snapshot at `path` for this model, or undefined when there is none or it is unreadable (it is then deleted).
- * The file is read off the event loop: a restart answers requests while it arrives.
+ * Opens the snapshot at `path` for this model, or undefined when there is none, it is for another model, or it is
+ * unreadable (then it is deleted). Only the header is read here; the vectors (~40 MB at 100k jobs) are streamed
+ * by jobs(), so a start never holds the file and the index's copy at once.
  */
-export async function readSnapshot(path: string, model: string): Promise<Snapshot | undefined> {
-  let buf: Buffer;
+export async function readSnapshot(path: string, model: string): Promise<SnapshotReader | undefined> {
+  let file: FileHandle;
   try {
-    buf = await readFile(path);
+    file = await open(path, 'r');
   } catch {
     return undefined;
   }
   try {
-    if (buf.toString('latin1', 0, 8) !== MAGIC) throw new Error('unknown format');
-    const length = buf.readUInt32LE(8);
-    const header = JSON.parse(buf.toString('utf8', 12, 12 + length)) as Header;
-    if (header.model !== model) return undefined;
-    // Rows take views into the file's memory (the index copies each into its own storage).
-    const at = buf.byteOffset + 12 + length;
-    const bytes = buf.length - 12 - length;
-    const floats =
-      at % 4 === 0
-        ? new Float32Array(buf.buffer, at, bytes / 4)
-        : new Float32Array(new Uint8Array(buf.subarray(12 + length)).buffer);
+    const { size } = await file.stat();
+    const prefix = await readExactly(file, 0, 12);
+    if (prefix.toString('latin1', 0, 8) !== MAGIC) throw new Error('unknown format');
+    const length = prefix.readUInt32LE(8);
+    const header = JSON.parse((await readExactly(file, 12, length)).toString('utf8')) as Header;
+    if (header.model !== model) {
+      await file.close();
+      return undefined;
+    }
     const dims = header.dims;
-    let next = 0;
-    const take = (has: boolean): Float32Array | null => {
-      if (!has) return null;
-      const v = floats.subarray(next * dims, (next + 1) * dims);
-      next++;
-      return v;
-    };
-    const companies = header.companies.map((c, i) => ({
-      ...c,
-      vector: take(header.companyHasVector[i] === '1'),
-    }));
     const j = header.jobs;
-    const jobs = j.ids.map((id, i) => ({
-      id,
-      companyId: j.companyIds[i]!,
-      role: j.roles[i]!,
-      place: j.places[i]!,
-      remote: j.remote[i] === '1',
-      title: j.titles[i]!,
-      url: j.urls[i]!,
-      postedAtUs: j.postedAtUs[i]!,
-      vector: take(j.hasVector[i] === '1'),
-    }));
-    if (next * dims !== floats.length) throw new Error('vector count does not match the header');
-    return { model: header.model, dims, seen: header.seen, companies, jobs };
+    const companyVectors = count(header.companyHasVector);
+    const jobVectors = count(j.hasVector);
+    if (size !== 12 + length + (companyVectors + jobVectors) * dims * 4) {
+      throw new Error('vector count does not match the header');
+    }
+    // Company vectors come first and are few: copied out whole.
+    const companyFloats = floats(await readExactly(file, 12 + length, companyVectors * dims * 4));
+    let nextCompany = 0;
+    const companies = header.companies.map((c, i) => {
+      if (header.companyHasVector[i] !== '1') return { ...c, vector: null };
+      const vector = companyFloats.subarray(nextCompany * dims, (nextCompany + 1) * dims);
+      nextCompany++;
+      return { ...c, vector };
+    });
+    const jobsAt = 12 + length + companyVectors * dims * 4;
+    return {
+      model: header.model,
+      dims,
+      seen: header.seen,
+      companies,
+      jobCount: j.ids.length,
+      async *jobs() {
+        const chunk = new Float32Array(READ_ROWS * dims);
+        const bytes = Buffer.from(chunk.buffer);
+        let inChunk = 0;
+        let loaded = 0;
+        let read = 0;
+        for (let i = 0; i < j.ids.length; i++) {
+          let vector: Float32Array | null = null;
+          if (j.hasVector[i] === '1') {
+            if (inChunk === loaded) {
+              const rows = Math.min(READ_ROWS, jobVectors - read);
+              await readInto(file, bytes, jobsAt + read * dims * 4, rows * dims * 4);
+              read += rows;
+              loaded = rows;
+              inChunk = 0;
+            }
+            vector = chunk.subarray(inChunk * dims, (inChunk + 1) * dims);
+            inChunk++;
+          }
+          yield {
+            id: j.ids[i]!,
+            companyId: j.companyIds[i]!,
+            role: j.roles[i]!,
+            place: j.places[i]!,
+            remote: j.remote[i] === '1',
+            title: j.titles[i]!,
+            url: j.urls[i]!,
+            postedAtUs: j.postedAtUs[i]!,
+            vector,
+          };
+        }
+      },
+      close: () => file.close(),
+    };
   } catch {
+    await file.close().catch(() => {});
     rmSync(path, { force: true });
     return undefined;
+  }
+}
+
+/** Reads every job of a snapshot into memory (tests, tools): vectors copied out of the reader's buffer. */
+export async function readWholeSnapshot(path: string, model: string): Promise<Snapshot | undefined> {
+  const reader = await readSnapshot(path, model);
+  if (!reader) return undefined;
+  try {
+    const jobs: SnapshotJob[] = [];
+    for await (const job of reader.jobs()) jobs.push({ ...job, vector: job.vector?.slice() ?? null });
+    const { model: m, dims, seen, companies } = reader;
+    return { model: m, dims, seen, companies, jobs };
+  } finally {
+    await reader.close();
+  }
+}
+
+const count = (flags: string): number => {
+  let n = 0;
+  for (let i = 0; i < flags.length; i++) if (flags.charCodeAt(i) === 49) n++;
+  return n;
+};
+
+const floats = (buf: Buffer): Float32Array => new Float32Array(new Uint8Array(buf).buffer);
+
+async function readExactly(file: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buf = Buffer.alloc(length);
+  await readInto(file, buf, position, length);
+  return buf;
+}
+
+async function readInto(file: FileHandle, buf: Buffer, position: number, length: number): Promise<void> {
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await file.read(buf, done, length - done, position + done);
+    if (bytesRead === 0) throw new Error('snapshot file ended early');
+    done += bytesRead;
   }
 }

@@ -27,7 +27,7 @@ describe('word-vector binary cache', () => {
     const first = loadWordVectors(cache, source);
     expect(first.rebuilt).toBe(true);
     expect(first.vectors.count).toBe(4);
-    expect(first.vectors.index.get('café')).toBe(3);
+    expect(first.vectors.rank('café')).toBe(3);
     const out = new Float32Array(4);
     first.vectors.read(1, out);
     // Stored unit-length: (2, -2, 0.5, 2) / |.|, quantised to int8 precision.
@@ -53,6 +53,41 @@ describe('word-vector binary cache', () => {
     expect(loadWordVectors(cache, source).rebuilt).toBe(false);
     writeFileSync(source, `${readFileSync(source, 'utf8')}  `);
     expect(loadWordVectors(cache, source).rebuilt).toBe(true);
+  });
+
+  it('resolves words to ranks from the vocabulary bytes, and nothing else', () => {
+    // The longest word, 131 bytes in 51 UTF-16 units: lookups of up to 131 units must fit its 3-bytes-a-unit scratch.
+    const long = `${'語'.repeat(30)}${'é'.repeat(20)}x`;
+    const named = ['the', 'engineer', 'café', 'naïve', 'rocket🚀', '', 'a\ufffdb', long, 'engineers', 'the'];
+    // Hundreds of words, so the table has collisions to probe past.
+    const filler = Array.from({ length: 600 }, (_, i) => `w${i.toString(36)}`);
+    const words = [...named, ...filler];
+    const vectors = Object.fromEntries(words.map((w, i) => [w, [1, i % 7, -1]]));
+    const src = join(dir, 'lookup.json');
+    writeFileSync(src, JSON.stringify({ precision: 8, dimensions: 3, size: words.length, words, vectors }));
+    const v = loadWordVectors(join(dir, 'c3'), src).vectors;
+    expect(v.count).toBe(words.length);
+    // A word listed twice keeps its last rank, as the former Map<string, number> did.
+    expect(v.rank('the')).toBe(9);
+    for (let i = 1; i < words.length; i++) expect(v.rank(words[i]!)).toBe(i);
+    expect(v.rank('')).toBe(5);
+    const absent =
+      'th e engine engineerx thee cafe cafés caf naive naïv naïves rocket rocket🚀🚀 rocket🛸 🚀 w w0x The';
+    for (const word of [
+      ...absent.split(' '),
+      'cafe\u0301', // café decomposed: other bytes, another word
+      'a\ud800b', // a lone surrogate encodes as U+FFFD, but is not the word 'a\ufffdb'
+      long.slice(0, -1),
+      `${long}x`,
+      `${long}${'語'.repeat(80)}`, // 131 units, 371 bytes
+      'x'.repeat(500),
+    ]) {
+      expect(v.rank(word), word).toBeUndefined();
+    }
+    // Lookups after long ones still hold.
+    expect(v.rank(long)).toBe(7);
+    expect(v.rank('naïve')).toBe(3);
+    expect(v.rank('rocket🚀')).toBe(4);
   });
 });
 

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { readSnapshot, writeSnapshot } from '../../src/search/index-snapshot.js';
+import { readSnapshot, readWholeSnapshot, writeSnapshot } from '../../src/search/index-snapshot.js';
 import { freshDataDir, serverUrl } from '../support/db.js';
 import { SEARCH_TEST_CACHE_DIR } from './support.js';
 
@@ -103,14 +103,14 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     } finally {
       await deps.close();
     }
-    expect((await readSnapshot(snapshotFile(), model))?.jobs.length).toBeGreaterThan(100);
+    expect((await readWholeSnapshot(snapshotFile(), model))?.jobs.length).toBeGreaterThan(100);
   });
 
   it('ignores a snapshot that is ahead of the database (a restored backup) and one for another model', async () => {
     const deps = await start();
     const model = deps.searchParts.embedder.id;
     await deps.close();
-    const good = await readSnapshot(snapshotFile(), model);
+    const good = await readWholeSnapshot(snapshotFile(), model);
     expect(good).toBeDefined();
     writeSnapshot(snapshotFile(), { ...good!, seen: good!.seen + 1_000_000 });
     const ahead = await start();
@@ -121,5 +121,33 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     expect(other.searchParts.index.loadedFrom).toBe('database');
     expect(indexedJobs(other)).toEqual(await expectedJobs(other));
     await other.close();
+  });
+
+  it('streams the vectors from the file, and a file cut short while it is read fails the read', async () => {
+    const deps = await start();
+    const model = deps.searchParts.embedder.id;
+    const expected = new Map(
+      [...deps.searchParts.index.jobs.entries()].map(([id]) => [
+        id,
+        deps.searchParts.index.jobs.vectorOf(id)?.slice(),
+      ]),
+    );
+    await deps.close();
+    const whole = await readWholeSnapshot(snapshotFile(), model);
+    expect(whole?.jobs.length).toBe(expected.size);
+    for (const job of whole!.jobs) expect(job.vector).toEqual(expected.get(job.id) ?? null);
+
+    const reader = await readSnapshot(snapshotFile(), model);
+    expect(reader).toBeDefined();
+    truncateSync(snapshotFile(), statSync(snapshotFile()).size - 4);
+    await expect(async () => {
+      for await (const _ of reader!.jobs()) {
+        // reading to the end
+      }
+    }).rejects.toThrow('ended early');
+    await reader!.close();
+    // Cut short before it is opened: detected from the header, deleted, and the next start loads from the database.
+    expect(await readSnapshot(snapshotFile(), model)).toBeUndefined();
+    expect(existsSync(snapshotFile())).toBe(false);
   });
 });

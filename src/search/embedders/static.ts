@@ -151,7 +151,7 @@ export class StaticEmbedder implements Embedder {
     this.dimension = words.dims;
     this.scratch = new Float32Array(words.dims);
     this.harmonic = Math.log(words.count) + 0.5772;
-    this.analyzer = new Analyzer(lexicon, (t) => words.index.has(t) || t in lexicon.terms);
+    this.analyzer = new Analyzer(lexicon, (t) => words.rank(t) !== undefined || t in lexicon.terms);
     for (const [term, phrase] of Object.entries(lexicon.terms)) {
       this.termVectors.set(term, this.meanOf(phrase.split(' ')));
     }
@@ -204,7 +204,7 @@ export class StaticEmbedder implements Embedder {
         addScaled(sum, term, extra);
         continue;
       }
-      const rank = this.words.index.get(token);
+      const rank = this.words.rank(token);
       if (rank !== undefined) {
         const p = 1 / ((rank + 1) * this.harmonic);
         this.words.read(rank, this.scratch);
@@ -222,7 +222,7 @@ export class StaticEmbedder implements Embedder {
   private meanOf(words: readonly string[]): Float32Array {
     const sum = new Float32Array(this.dimension);
     for (const w of words) {
-      const rank = this.words.index.get(w);
+      const rank = this.words.rank(w);
       if (rank === undefined) continue;
       this.words.read(rank, this.scratch);
       addScaled(sum, this.scratch, 1);
