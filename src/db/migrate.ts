@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.js';
 import type { Db } from './port.js';
-
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 // Arbitrary constant shared by every process that migrates this database.
 const MIGRATION_LOCK_KEY = 727_311_001;
@@ -16,7 +14,7 @@ export interface Migration {
 }
 
 /** Files named NNNN_description.sql, applied in order, forward only. */
-export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+export function loadMigrations(dir = packagePath('migrations')): Migration[] {
   return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()

@@ -45,9 +45,15 @@ const baseEnv = (): Record<string, string> => ({
   HOST: '127.0.0.1',
 });
 
+/**
+ * How a test runs the service: from the sources through tsx (default), or a built entry file (the bundle test).
+ */
+const command = (entry: string | undefined): string[] =>
+  entry ? [entry] : ['--import', 'tsx', 'src/main.ts'];
+
 /** `node --import tsx src/main.ts <args>` with exactly the given environment (nothing inherited but PATH/HOME). */
-export function spawnFrontline(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+export function spawnFrontline(args: string[], env: Record<string, string>, entry?: string): ChildProcess {
+  return spawn(process.execPath, [...command(entry), ...args], {
     cwd: ROOT,
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,11 +77,11 @@ function track(child: ChildProcess): { output: () => string; exited: Promise<num
 /** Starts `frontline serve` (or worker) and waits until /healthz answers (workers: until the log says started). */
 export async function startService(
   env: Record<string, string>,
-  opts: { command?: 'serve' | 'worker'; readyTimeoutMs?: number } = {},
+  opts: { command?: 'serve' | 'worker'; readyTimeoutMs?: number; entry?: string } = {},
 ): Promise<ServiceProcess> {
   const command = opts.command ?? 'serve';
   const port = await freePort();
-  const child = spawnFrontline([command], { PORT: String(port), ...env });
+  const child = spawnFrontline([command], { PORT: String(port), ...env }, opts.entry);
   const { output, exited } = track(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 240_000);
@@ -108,8 +114,8 @@ export async function startService(
 }
 
 /** Runs a CLI command (e.g. `tokens revoke x`) to completion and returns its output. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+export async function runCli(args: string[], env: Record<string, string>, entry?: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [...command(entry), ...args], {
     cwd: ROOT,
     env: { ...baseEnv(), LOG_LEVEL: 'warn', ...env },
   });

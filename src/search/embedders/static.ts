@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { packagePath } from '../../package-root.js';
 import { type Embedder, normalize } from './types.js';
 import { loadWordVectors, WORD_VECTORS_NAME, type WordVectors } from './word-vectors.js';
 
@@ -23,8 +24,6 @@ const SIF_A = 1e-3;
 const ROLE_CONCEPT_WEIGHT = 1.2;
 const UNKNOWN_WORD_WEIGHT = 0.9;
 
-export const LEXICON_URL = new URL('./lexicon.json', import.meta.url);
-
 export interface Lexicon {
   aliases: Record<string, string>;
   terms: Record<string, string>;
@@ -33,8 +32,9 @@ export interface Lexicon {
   calibration: string[];
 }
 
+/** Read from the sources (its exact bytes are part of the model identity), also when running the bundle. */
 export function readLexicon(): { lexicon: Lexicon; text: string } {
-  const text = readFileSync(LEXICON_URL, 'utf8');
+  const text = readFileSync(packagePath('src/search/embedders/lexicon.json'), 'utf8');
   return { lexicon: JSON.parse(text) as Lexicon, text };
 }
 
