@@ -190,6 +190,58 @@ describe('KeywordIndex', () => {
     expect(k.allWords(allWordsQuery('data'), all, 10)).toEqual([]);
   });
 
+  it('answers after heavy churn exactly as an index built from the surviving jobs', () => {
+    // Slots are reused, posting entries die and lists are compacted; none of it may show in an answer.
+    const titles = [
+      'Solutions Engineer',
+      'Forward Deployed Engineer',
+      'Data Engineer',
+      'Solutions Architect',
+      'Customer Success Manager',
+      'Sales Engineer',
+      'Engineer',
+    ];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const { k } = setup();
+    const live = new Map<string, JobAttrs>();
+    for (let op = 0; op < 4_000; op++) {
+      const id = `x${random(150)}`;
+      if (random(3) === 0) {
+        k.removeJob(id);
+        live.delete(id);
+      } else {
+        const a = job(random(2) ? 'c1' : 'c2', titles[random(titles.length)]!, random(50), random(2) === 0);
+        k.putJob(id, a);
+        live.set(id, a);
+      }
+    }
+    const fresh = setup().k;
+    for (const id of ['j1', 'j2', 'j3', 'j4', 'j5']) fresh.removeJob(id);
+    for (const id of ['j1', 'j2', 'j3', 'j4', 'j5']) k.removeJob(id);
+    for (const [id, a] of live) fresh.putJob(id, a);
+    expect(k.size).toBe(live.size);
+    for (const q of [
+      'engineer',
+      'solutions engineer',
+      'eng',
+      'data',
+      'customer success',
+      'sales eng',
+      'anthropic',
+    ]) {
+      expect(k.allWords(allWordsQuery(q), all, 60)).toEqual(fresh.allWords(allWordsQuery(q), all, 60));
+      expect(k.allWords(allWordsQuery(q), (a) => a.remote, 60)).toEqual(
+        fresh.allWords(allWordsQuery(q), (a) => a.remote, 60),
+      );
+      expect(k.anyWords(distinctLexemes(q), all, 60)).toEqual(fresh.anyWords(distinctLexemes(q), all, 60));
+    }
+    expect(k.allWords(allWordsQuery('engineer'), all, 1_000).length).toBeGreaterThan(20);
+  });
+
   it('finds companies by misspelled name and by exact name or slug, filters applied', () => {
     const { k } = setup();
     expect(k.similarCompanies('antropic', 0.5, all).map((m) => m.id)).toEqual(['c1']);
