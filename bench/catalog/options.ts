@@ -27,6 +27,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Directory for the service's V8 CPU profiles (one per service process, written when it stops). */
   cpuProfDir: string | undefined;
+  /** Extra node flags for the service processes (e.g. V8 heap settings), split on spaces. */
+  nodeFlags: string[];
 }
 
 export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:quick for a short smoke run)
@@ -47,6 +49,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:qu
   --generate-only      build (or find cached) catalog data and stop
   --quick              10k jobs / 500 companies, 3 s per scenario
   --cpu-prof DIR       write a V8 CPU profile of each service process into DIR (open in Chrome DevTools)
+  --node-flags FLAGS   extra node flags for the service, e.g. "--max-semi-space-size=4" (memory/throughput trade-offs)
 `;
 
 function num(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -76,6 +79,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       'generate-only': { type: 'boolean' },
       quick: { type: 'boolean' },
       'cpu-prof': { type: 'string' },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -98,6 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     generateOnly: values['generate-only'] ?? false,
     quick,
     cpuProfDir: values['cpu-prof'],
+    nodeFlags: (values['node-flags'] ?? '').split(' ').filter(Boolean),
   };
   if (!Number.isInteger(opts.seed) || !Number.isInteger(opts.jobs) || !Number.isInteger(opts.companies)) {
     throw new Error('--seed, --jobs and --companies must be integers');

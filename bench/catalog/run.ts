@@ -93,6 +93,7 @@ function serviceLauncher(
   target: { dataDir?: string; databaseUrl?: string },
   logFile: string,
   cpuProfDir: string | undefined,
+  nodeFlags: readonly string[],
 ): Service {
   return {
     start: async () => {
@@ -101,6 +102,7 @@ function serviceLauncher(
         command: process.execPath,
         args: [
           ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfDir)}`] : []),
+          ...nodeFlags,
           join(ROOT, 'dist/main.js'),
           'serve',
         ],
@@ -197,7 +199,7 @@ async function run(opts: BenchOptions): Promise<void> {
     port: barePort,
     cwd: ROOT,
   });
-  const service = serviceLauncher(catalog, serviceLog, opts.cpuProfDir);
+  const service = serviceLauncher(catalog, serviceLog, opts.cpuProfDir, opts.nodeFlags);
   let server = await service.start();
   try {
     await waitForOk(bare, `${bare.origin}/bare`, 60_000);
@@ -285,6 +287,8 @@ async function run(opts: BenchOptions): Promise<void> {
         notes.push(`${o.scenario.id}: non-2xx before the run: ${o.precheckFailures.slice(0, 3).join('; ')}`);
       }
     }
+    if (opts.nodeFlags.length > 0)
+      notes.push(`The service ran with node flags \`${opts.nodeFlags.join(' ')}\`.`);
     notes.push(
       'Rate limits raised for the bench: RATE_LIMIT_ANONYMOUS and RATE_LIMIT_TOKEN 10,000,000 (the config maximum) ' +
         'per RATE_LIMIT_WINDOW_MS 1000, so the guard still runs on every request.',
