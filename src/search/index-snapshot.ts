@@ -112,7 +112,7 @@ export function writeSnapshot(path: string, s: Snapshot): void {
   renameSync(tmp, path);
 }
 
-/** A snapshot being read: the header in memory, the job rows streamed from the file (see rows). */
+/** A snapshot being read: the header in memory, the job rows streamed from the file (see jobs()). */
 export interface SnapshotReader {
   model: string;
   dims: number;
