@@ -3,7 +3,7 @@ import { micros } from '../catalog/micros.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
-import { type Hit, VectorIndex } from './vector-index.js';
+import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
@@ -511,7 +511,7 @@ export class CatalogIndex {
         nameKey: a.nameKey,
         tagList: a.tagList,
         detail: a.detail,
-        vector: this.companies.vectorOf(id),
+        vector: this.companies.storedOf(id),
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
         id,
@@ -522,7 +522,7 @@ export class CatalogIndex {
         title: a.title,
         url: a.url,
         postedAtUs: a.postedAtUs,
-        vector: this.jobs.vectorOf(id),
+        vector: this.jobs.storedOf(id),
       }));
       const dims = this.jobs.dimension || this.companies.dimension;
       writeSnapshot(path, { model: this.opts.model, dims, seen: this.safeMark(this.now()), companies, jobs });
@@ -600,7 +600,10 @@ export class CatalogIndex {
     return chunk.n < BULK_CHUNK ? undefined : chunk.last;
   }
 
-  private putCompany(r: CompanyRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
+  private putCompany(
+    r: CompanyRow,
+    vector: Float32Array | StoredVector | null = r.vector ? bytesToVector(r.vector) : null,
+  ): void {
     const old = this.companies.attributes(r.id);
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
@@ -649,7 +652,7 @@ export class CatalogIndex {
       r.posted_us,
     );
     // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
-    if (old && sameJob(old, attrs) && sameVector(this.jobs.vectorOf(r.id), vector)) return;
+    if (old && sameJob(old, attrs) && this.jobs.holds(r.id, vector)) return;
     if (old) this.unplace(old.location);
     this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
     this.jobs.upsert(r.id, attrs, vector);
@@ -761,13 +764,6 @@ function sameJob(a: JobAttrs, b: JobAttrs): boolean {
     a.url === b.url &&
     a.postedAtUs === b.postedAtUs
   );
-}
-
-function sameVector(a: Float32Array | null, b: Float32Array | null): boolean {
-  if (a === null || b === null) return a === b;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

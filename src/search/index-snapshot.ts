@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CompanyDetailAttrs } from './catalog-index.js';
+import type { StoredVector } from './vector-index.js';
 
 /**
  * The in-process search index saved to a file beside the embedded database, so a restart reads one file
@@ -11,13 +12,15 @@ import type { CompanyDetailAttrs } from './catalog-index.js';
  * only slower to catch up.
  *
  * Layout: 8-byte magic, u32 LE length of a JSON header, the header (model, dims, seen, the rows' attributes in
- * columns) padded with spaces to a multiple of 4 bytes, then the float32 vectors of the rows that have one,
- * companies first, in header order. The padding keeps the vectors 4-byte aligned in the file.
+ * columns) padded with spaces to a multiple of 8 bytes, then one record per row that has a vector, companies
+ * first, in header order: the f64 LE scale and the int8 components padded to a multiple of 8 (the index's
+ * stored form, vector-index.ts, so a restart restores exactly what was saved; ~11 MB at 100k × 100).
  */
 
 // 04: jobs and companies carry what their list items show and their list order reads. 05: companies carry
-// their detail.
-const MAGIC = 'FLSNAP05';
+// their detail. 06: vectors in the index's int8 form.
+const MAGIC = 'FLSNAP06';
+const recordBytes = (dims: number) => 8 + Math.ceil(dims / 8) * 8;
 
 export interface SnapshotJob {
   id: string;
@@ -29,7 +32,7 @@ export interface SnapshotJob {
   title: string;
   url: string;
   postedAtUs: number;
-  vector: Float32Array | null;
+  vector: StoredVector | null;
 }
 
 export interface SnapshotCompany {
@@ -44,7 +47,7 @@ export interface SnapshotCompany {
   nameKey: string;
   tagList: { dimension: string; value: string; slug: string }[];
   detail: CompanyDetailAttrs;
-  vector: Float32Array | null;
+  vector: StoredVector | null;
 }
 
 export interface Snapshot {
@@ -96,11 +99,14 @@ export function writeSnapshot(path: string, s: Snapshot): void {
     },
   };
   const raw = Buffer.from(JSON.stringify(header), 'utf8');
-  // 12 bytes of prefix + the header end on a multiple of 4; JSON ignores trailing spaces.
-  const json = Buffer.concat([raw, Buffer.alloc((4 - (raw.length % 4)) % 4, ' ')]);
-  const vectors = new Float32Array(withVectors.length * s.dims);
+  // 12 bytes of prefix + the header end on a multiple of 8; JSON ignores trailing spaces.
+  const json = Buffer.concat([raw, Buffer.alloc((8 - ((12 + raw.length) % 8)) % 8, ' ')]);
+  const record = recordBytes(s.dims);
+  const vectors = Buffer.alloc(withVectors.length * record);
   withVectors.forEach((r, i) => {
-    vectors.set(r.vector as Float32Array, i * s.dims);
+    const v = r.vector as StoredVector;
+    vectors.writeDoubleLE(v.scale, i * record);
+    vectors.set(new Uint8Array(v.values.buffer, v.values.byteOffset, s.dims), i * record + 8);
   });
   const prefix = Buffer.alloc(12);
   prefix.write(MAGIC, 0, 'latin1');
@@ -108,7 +114,7 @@ export function writeSnapshot(path: string, s: Snapshot): void {
   mkdirSync(dirname(path), { recursive: true });
   // Written beside and renamed into place: a crash mid-write leaves the previous snapshot, never half of one.
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([prefix, json, Buffer.from(vectors.buffer)]));
+  writeFileSync(tmp, Buffer.concat([prefix, json, vectors]));
   renameSync(tmp, path);
 }
 
@@ -120,19 +126,19 @@ export interface SnapshotReader {
   companies: SnapshotCompany[];
   jobCount: number;
   /**
-   * The jobs in file order, read a chunk at a time: a row's vector is a view into a reused buffer, valid until
+   * The jobs in file order, read a chunk at a time: a row's vector values are a view into a reused buffer, valid until
    * the next row is taken (the index copies it at once). Throws on a short read (a file truncated meanwhile).
    */
   jobs(): AsyncGenerator<SnapshotJob>;
   close(): Promise<void>;
 }
 
-/** Rows with a vector per file read (~2 MB at 100 dimensions). */
+/** Rows with a vector per file read (~0.5 MB at 100 dimensions). */
 const READ_ROWS = 5_000;
 
 /**
  * Opens the snapshot at `path` for this model, or undefined when there is none, it is for another model, or it is
- * unreadable (then it is deleted). Only the header is read here; the vectors (~40 MB at 100k jobs) are streamed
+ * unreadable (then it is deleted). Only the header is read here; the vectors (~11 MB at 100k jobs) are streamed
  * by jobs(), so a start never holds the file and the index's copy at once.
  */
 export async function readSnapshot(path: string, model: string): Promise<SnapshotReader | undefined> {
@@ -153,22 +159,23 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
       return undefined;
     }
     const dims = header.dims;
+    const record = recordBytes(dims);
     const j = header.jobs;
     const companyVectors = count(header.companyHasVector);
     const jobVectors = count(j.hasVector);
-    if (size !== 12 + length + (companyVectors + jobVectors) * dims * 4) {
+    if (size !== 12 + length + (companyVectors + jobVectors) * record) {
       throw new Error('vector count does not match the header');
     }
     // Company vectors come first and are few: copied out whole.
-    const companyFloats = floats(await readExactly(file, 12 + length, companyVectors * dims * 4));
+    const companyRecords = await readExactly(file, 12 + length, companyVectors * record);
     let nextCompany = 0;
     const companies = header.companies.map((c, i) => {
       if (header.companyHasVector[i] !== '1') return { ...c, vector: null };
-      const vector = companyFloats.subarray(nextCompany * dims, (nextCompany + 1) * dims);
+      const vector = storedAt(companyRecords, nextCompany * record, dims);
       nextCompany++;
       return { ...c, vector };
     });
-    const jobsAt = 12 + length + companyVectors * dims * 4;
+    const jobsAt = 12 + length + companyVectors * record;
     return {
       model: header.model,
       dims,
@@ -176,22 +183,21 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
       companies,
       jobCount: j.ids.length,
       async *jobs() {
-        const chunk = new Float32Array(READ_ROWS * dims);
-        const bytes = Buffer.from(chunk.buffer);
+        const bytes = Buffer.alloc(READ_ROWS * record);
         let inChunk = 0;
         let loaded = 0;
         let read = 0;
         for (let i = 0; i < j.ids.length; i++) {
-          let vector: Float32Array | null = null;
+          let vector: StoredVector | null = null;
           if (j.hasVector[i] === '1') {
             if (inChunk === loaded) {
               const rows = Math.min(READ_ROWS, jobVectors - read);
-              await readInto(file, bytes, jobsAt + read * dims * 4, rows * dims * 4);
+              await readInto(file, bytes, jobsAt + read * record, rows * record);
               read += rows;
               loaded = rows;
               inChunk = 0;
             }
-            vector = chunk.subarray(inChunk * dims, (inChunk + 1) * dims);
+            vector = storedAt(bytes, inChunk * record, dims);
             inChunk++;
           }
           yield {
@@ -222,7 +228,10 @@ export async function readWholeSnapshot(path: string, model: string): Promise<Sn
   if (!reader) return undefined;
   try {
     const jobs: SnapshotJob[] = [];
-    for await (const job of reader.jobs()) jobs.push({ ...job, vector: job.vector?.slice() ?? null });
+    for await (const job of reader.jobs()) {
+      const vector = job.vector && { scale: job.vector.scale, values: job.vector.values.slice() };
+      jobs.push({ ...job, vector });
+    }
     const { model: m, dims, seen, companies } = reader;
     return { model: m, dims, seen, companies, jobs };
   } finally {
@@ -236,7 +245,11 @@ const count = (flags: string): number => {
   return n;
 };
 
-const floats = (buf: Buffer): Float32Array => new Float32Array(new Uint8Array(buf).buffer);
+/** The record at `offset`: its values a view into buf. */
+const storedAt = (buf: Buffer, offset: number, dims: number): StoredVector => ({
+  scale: buf.readDoubleLE(offset),
+  values: new Int8Array(buf.buffer, buf.byteOffset + offset + 8, dims),
+});
 
 async function readExactly(file: FileHandle, position: number, length: number): Promise<Buffer> {
   const buf = Buffer.alloc(length);

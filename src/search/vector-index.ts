@@ -1,16 +1,21 @@
 import { type DotFn, dotKernel, newMemory, WASM_PAGE, type WasmMemory } from './dot-kernel.js';
 
 /**
- * Exact nearest-neighbour search over unit vectors, with per-row attributes so every filter is applied while
- * scanning (never to an unfiltered top-k). It needs no extension and behaves the same on PGlite and PostgreSQL.
+ * Exact nearest-neighbour search over stored unit vectors, with per-row attributes so every filter is applied
+ * while scanning (never to an unfiltered top-k). It needs no extension and behaves the same on PGlite and
+ * PostgreSQL.
  *
- * A scan is two passes. First every row's dot product with the query is computed on int8 copies of the rows
- * (per-row scale) and an int16 copy of the query, in one WebAssembly SIMD call (dot-kernel.ts: ~1 ms for
- * 100k × 100, where a float32 JavaScript loop takes ~10 ms). Quantisation error is bounded per row
- * (|x·q − x̂·q̂| ≤ s_x/2·‖q‖₁ + s_q/2·‖x̂‖₁), so the approximate score plus that bound can only overestimate. Then
- * the selection visits the rows whose bound reaches the current floor, and only those get their exact float
- * score (the float32 vectors are kept) and a place in the top k. The result is the exact top k, identical to a
- * float scan; a few hundred rows are re-scored instead of 100k.
+ * Rows are stored as int8 with a per-row scale (x̂ = s·q8, s = max|x|/127): a quarter of float32's memory (10 MB
+ * instead of 40 at 100k × 100) and of its memory traffic. That rounding is the only approximation: each
+ * component moves by at most s/2, so a score moves by at most s/2·‖q‖₁ (~0.002 for these embeddings), well
+ * inside the gaps that matter to ranking. Over the stored vectors the search is exact.
+ *
+ * A scan is two passes. First every row's dot product with an int16 copy of the query is computed in one
+ * WebAssembly SIMD call (dot-kernel.ts: ~1 ms for 100k × 100, where a float32 JavaScript loop takes ~10 ms).
+ * The query's rounding is bounded per row (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus
+ * that bound can only overestimate. Then the selection visits the rows whose bound reaches the current floor,
+ * and only those get their exact score against the float query and a place in the top k: the exact top k of
+ * the stored vectors, with a few hundred rows re-scored instead of 100k.
  *
  * One scan fills several top-k lists with different filters and floors (hybrid search's nearest jobs and
  * nearest jobs at the places named), so a second list costs no second pass.
@@ -19,6 +24,22 @@ import { type DotFn, dotKernel, newMemory, WASM_PAGE, type WasmMemory } from './
 export interface Hit {
   id: string;
   score: number;
+}
+
+/** A vector as the index stores it: int8 components and their scale (x ≈ scale · values). */
+export interface StoredVector {
+  scale: number;
+  values: Int8Array;
+}
+
+/** The stored form of a vector (what upsert keeps; snapshots save and restore it as is). */
+export function quantise(vector: Float32Array): StoredVector {
+  let max = 0;
+  for (const x of vector) max = Math.max(max, Math.abs(x));
+  const scale = max / INT8_MAX;
+  const values = new Int8Array(vector.length);
+  if (scale > 0) for (let d = 0; d < vector.length; d++) values[d] = Math.round(vector[d]! / scale);
+  return { scale, values };
 }
 
 /** One top-k list filled by a scan: the k best rows that `accept` admits and that score at least `minScore`. */
@@ -38,8 +59,6 @@ export class VectorIndex<A> {
   /** int8 components per row in the kernel's memory: dims rounded up to 16, the padding zero. */
   private stride = 0;
   private capacity = 0;
-  /** The vectors as given (exact scores, vectorOf, snapshots). */
-  private data = new Float32Array(0);
   /** Per row: the int8 scale (max |component| / 127) and Σ|int8 component|, for the error bound. */
   private scale = new Float64Array(0);
   private l1 = new Int32Array(0);
@@ -66,11 +85,25 @@ export class VectorIndex<A> {
     return slot === undefined ? undefined : this.attrs[slot];
   }
 
-  /** The stored vector of a row (a view, valid until the next write), or null when it has none. */
-  vectorOf(id: string): Float32Array | null {
+  /** The stored vector of a row (values a view, valid until the next write), or null when it has none. */
+  storedOf(id: string): StoredVector | null {
     const slot = this.slots.get(id);
-    if (slot === undefined || this.hasVector[slot] !== 1) return null;
-    return this.data.subarray(slot * this.dims, (slot + 1) * this.dims);
+    if (slot === undefined || this.hasVector[slot] !== 1 || !this.memory) return null;
+    return {
+      scale: this.scale[slot]!,
+      values: new Int8Array(this.memory.buffer, slot * this.stride, this.dims),
+    };
+  }
+
+  /** True when the row stores exactly what upserting `vector` would store (null: the row has no vector). */
+  holds(id: string, vector: Float32Array | null): boolean {
+    const stored = this.storedOf(id);
+    if (stored === null || vector === null) return stored === vector && this.slots.has(id);
+    if (vector.length !== this.dims) return false;
+    const q = quantise(vector);
+    if (q.scale !== stored.scale) return false;
+    for (let d = 0; d < this.dims; d++) if (q.values[d] !== stored.values[d]) return false;
+    return true;
   }
 
   *entries(): IterableIterator<[string, A]> {
@@ -83,12 +116,16 @@ export class VectorIndex<A> {
     this.ensureCapacity(rows);
   }
 
-  /** Inserts or replaces a row; a null vector keeps the row filterable but out of semantic results. */
-  upsert(id: string, attrs: A, vector: Float32Array | null): void {
+  /**
+   * Inserts or replaces a row; a null vector keeps the row filterable but out of semantic results. A vector is
+   * given as floats (quantised here) or already in stored form (a snapshot).
+   */
+  upsert(id: string, attrs: A, vector: Float32Array | StoredVector | null): void {
+    const width = vector === null ? 0 : vector instanceof Float32Array ? vector.length : vector.values.length;
     // Rows may have arrived before the first vector; size the vector storage now that the width is known.
-    if (vector && this.dims === 0) this.setDims(vector.length);
-    if (vector && vector.length !== this.dims) {
-      throw new Error(`vector for ${id} has ${vector.length} dimensions, the index holds ${this.dims}`);
+    if (vector && this.dims === 0) this.setDims(width);
+    if (vector && width !== this.dims) {
+      throw new Error(`vector for ${id} has ${width} dimensions, the index holds ${this.dims}`);
     }
     let slot = this.slots.get(id);
     if (slot === undefined) {
@@ -99,8 +136,7 @@ export class VectorIndex<A> {
     this.ids[slot] = id;
     this.attrs[slot] = attrs;
     if (vector) {
-      this.data.set(vector, slot * this.dims);
-      this.quantise(slot, vector);
+      this.store(slot, vector instanceof Float32Array ? quantise(vector) : vector);
       this.hasVector[slot] = 1;
     } else if (vector === null) {
       this.hasVector[slot] = 0;
@@ -132,7 +168,6 @@ export class VectorIndex<A> {
     this.attrs = [];
     this.hasVector = new Uint8Array(0);
     this.capacity = 0;
-    this.data = new Float32Array(0);
     this.scale = new Float64Array(0);
     this.l1 = new Int32Array(0);
     this.memory = undefined;
@@ -164,16 +199,16 @@ export class VectorIndex<A> {
     if (this.dims === 0 || query.length !== this.dims || rows === 0 || !this.dots || !this.memory) {
       return tops.map(() => []);
     }
-    const { queryScale, queryL1, dots } = this.approximate(query, rows);
-    const { data, dims, scale, l1, ids } = this;
+    const { queryScale, dots } = this.approximate(query, rows);
+    const { dims, scale, l1, ids, stride } = this;
     const has = this.hasVector;
+    const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
     let low = Math.min(...tops.map((t) => t.floor));
     for (let slot = 0; slot < rows; slot++) {
       if (has[slot] !== 1) continue;
       const sx = scale[slot]!;
       // An upper bound of the exact score: most rows stop here, before any attribute or float is read.
-      const bound =
-        sx * queryScale * dots[slot]! + sx * 0.5 * queryL1 + queryScale * 0.5 * sx * l1[slot]! + SLACK;
+      const bound = sx * queryScale * (dots[slot]! + 0.5 * l1[slot]!) + SLACK;
       if (bound < low) continue;
       const id = ids[slot]!;
       let exact = Number.NaN;
@@ -182,9 +217,10 @@ export class VectorIndex<A> {
         if (bound < t.floor || t.k <= 0) continue;
         if (!t.accept(this.attrs[slot]!)) continue;
         if (Number.isNaN(exact)) {
-          exact = 0;
-          const base = slot * dims;
-          for (let d = 0; d < dims; d++) exact += data[base + d]! * query[d]!;
+          let sum = 0;
+          const base = slot * stride;
+          for (let d = 0; d < dims; d++) sum += rowsInt8[base + d]! * query[d]!;
+          exact = sx * sum;
         }
         const s = exact;
         if (s < t.floor) continue;
@@ -216,48 +252,34 @@ export class VectorIndex<A> {
   }
 
   /** Quantises the query to int16 and runs the kernel: integer dot products of every row, in `dots`. */
-  private approximate(
-    query: Float32Array,
-    rows: number,
-  ): { queryScale: number; queryL1: number; dots: Int32Array } {
+  private approximate(query: Float32Array, rows: number): { queryScale: number; dots: Int32Array } {
     const buffer = this.memory!.buffer;
     const queryByte = this.capacity * this.stride;
     const outByte = queryByte + this.stride * 2;
     const q16 = new Int16Array(buffer, queryByte, this.stride);
     let max = 0;
-    let queryL1 = 0;
-    for (const x of query) {
-      max = Math.max(max, Math.abs(x));
-      queryL1 += Math.abs(x);
-    }
+    for (const x of query) max = Math.max(max, Math.abs(x));
     // Keep every int32 sum exact: |Σ x·q| ≤ 127 · stride · top.
     const top = Math.min(INT16_MAX, Math.floor(0x7fffffff / (INT8_MAX * this.stride)));
     const queryScale = max > 0 ? max / top : 0;
     q16.fill(0);
     if (queryScale > 0) for (let d = 0; d < this.dims; d++) q16[d] = Math.round(query[d]! / queryScale);
     this.dots!(queryByte, 0, rows, this.stride, outByte);
-    return { queryScale, queryL1, dots: new Int32Array(buffer, outByte, rows) };
+    return { queryScale, dots: new Int32Array(buffer, outByte, rows) };
   }
 
-  private quantise(slot: number, vector: Float32Array): void {
-    let max = 0;
-    for (const x of vector) max = Math.max(max, Math.abs(x));
-    const sx = max / INT8_MAX;
+  private store(slot: number, vector: StoredVector): void {
     const row = new Int8Array(this.memory!.buffer, slot * this.stride, this.stride);
+    row.set(vector.values);
     let l1 = 0;
-    for (let d = 0; d < this.dims; d++) {
-      const v = sx > 0 ? Math.round(vector[d]! / sx) : 0;
-      row[d] = v;
-      l1 += Math.abs(v);
-    }
-    this.scale[slot] = sx;
+    for (let d = 0; d < this.dims; d++) l1 += Math.abs(vector.values[d]!);
+    this.scale[slot] = vector.scale;
     this.l1[slot] = l1;
   }
 
   private setDims(dims: number): void {
     this.dims = dims;
     this.stride = Math.ceil(dims / 16) * 16;
-    this.data = new Float32Array(this.capacity * dims);
     this.memory = newMemory(1);
     this.dots = dotKernel.bind(this.memory);
     this.growMemory();
@@ -274,9 +296,6 @@ export class VectorIndex<A> {
   private ensureCapacity(rows: number): void {
     if (rows <= this.capacity) return;
     const next = Math.max(rows, this.capacity * 2, 1024);
-    const data = new Float32Array(next * this.dims);
-    data.set(this.data);
-    this.data = data;
     const scale = new Float64Array(next);
     scale.set(this.scale);
     this.scale = scale;

@@ -41,7 +41,7 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
 
   const indexedJobs = (deps: Deps) =>
     [...deps.searchParts.index.jobs.entries()]
-      .filter(([id]) => deps.searchParts.index.jobs.vectorOf(id) !== null)
+      .filter(([id]) => deps.searchParts.index.jobs.storedOf(id) !== null)
       .map(([id]) => id)
       .sort();
 
@@ -127,10 +127,10 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     const deps = await start();
     const model = deps.searchParts.embedder.id;
     const expected = new Map(
-      [...deps.searchParts.index.jobs.entries()].map(([id]) => [
-        id,
-        deps.searchParts.index.jobs.vectorOf(id)?.slice(),
-      ]),
+      [...deps.searchParts.index.jobs.entries()].map(([id]) => {
+        const stored = deps.searchParts.index.jobs.storedOf(id);
+        return [id, stored && { scale: stored.scale, values: stored.values.slice() }];
+      }),
     );
     await deps.close();
     const whole = await readWholeSnapshot(snapshotFile(), model);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dotKernel, jsKernel, newMemory } from '../../src/search/dot-kernel.js';
-import { type Hit, type TopK, VectorIndex } from '../../src/search/vector-index.js';
+import { type Hit, quantise, type TopK, VectorIndex } from '../../src/search/vector-index.js';
 
 /** A seeded PRNG (mulberry32): the same vectors every run. */
 function prng(seed: number): () => number {
@@ -24,17 +24,24 @@ interface Attrs {
   group: number;
 }
 
-/** The exact answer: every admitted row scored in float64 (the scan's re-scoring), best first, ties by id. */
-function bruteForce(rows: Map<string, [Attrs, Float32Array]>, q: Float32Array, want: TopK<Attrs>): string[] {
+/**
+ * The exact answer over the stored (int8) vectors: every admitted row scored in float64 against the float query,
+ * as the scan re-scores, best first, ties by id.
+ */
+function bruteForce(rows: Map<string, [Attrs, Float32Array]>, q: Float32Array, want: TopK<Attrs>): Hit[] {
   const hits: Hit[] = [];
   for (const [id, [a, v]] of rows) {
-    let s = 0;
-    for (let d = 0; d < q.length; d++) s += v[d]! * q[d]!;
+    const { scale, values } = quantise(v);
+    let sum = 0;
+    for (let d = 0; d < q.length; d++) sum += values[d]! * q[d]!;
+    const s = scale * sum;
     if (s >= want.minScore && want.accept(a)) hits.push({ id, score: s });
   }
   hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
-  return hits.slice(0, want.k).map((h) => h.id);
+  return hits.slice(0, want.k);
 }
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
 describe('dot kernel', () => {
   it('uses WebAssembly SIMD here, and computes the same integers as the JavaScript loop', () => {
@@ -64,7 +71,7 @@ describe('dot kernel', () => {
 
 describe('VectorIndex', () => {
   for (const dims of [6, 100]) {
-    it(`returns the exact top k with filters, floors and ties, in one scan for several lists (${dims} dims)`, () => {
+    it(`returns the exact top k of the stored vectors with filters, floors and ties, in one scan for several lists (${dims} dims)`, () => {
       const rand = prng(dims);
       const index = new VectorIndex<Attrs>();
       const rows = new Map<string, [Attrs, Float32Array]>();
@@ -96,15 +103,39 @@ describe('VectorIndex', () => {
       ];
       for (const q of [shared, unit(dims, rand), unit(dims, rand)]) {
         const found = index.searchEach(q, lists);
+        const l1 = q.reduce((s, x) => s + Math.abs(x), 0);
         lists.forEach((want, i) => {
           const ids = found[i]!.map((h) => h.id);
-          // Quantisation only prunes: the lists are exactly those of a float scan.
-          expect(ids).toEqual(bruteForce(rows, q, want));
+          // The query's int16 rounding only prunes: the lists and scores are exactly those of a scan of the
+          // stored vectors with the float query.
+          expect(found[i]).toEqual(bruteForce(rows, q, want));
           expect(index.search(q, want.k, want.accept, want.minScore).map((h) => h.id)).toEqual(ids);
+          // And the stored vectors' rounding moves a score by at most half a step per component.
+          for (const hit of found[i]!) {
+            const v = rows.get(hit.id)![1];
+            const step = Math.max(...v.map(Math.abs)) / 127;
+            expect(Math.abs(hit.score - dot(v, q))).toBeLessThanOrEqual((step / 2) * l1 + 1e-6);
+          }
         });
       }
       const [id, [, v]] = [...rows][5]!;
-      expect([...index.vectorOf(id)!]).toEqual([...v]);
+      const stored = index.storedOf(id)!;
+      expect({ scale: stored.scale, values: [...stored.values] }).toEqual({
+        scale: quantise(v).scale,
+        values: [...quantise(v).values],
+      });
+      expect(index.holds(id, v)).toBe(true);
+      expect(
+        index.holds(
+          id,
+          v.map((x) => x * 0.5),
+        ),
+      ).toBe(false);
+      expect(index.holds(id, null)).toBe(false);
+      // A stored form given back (a snapshot) is kept as is.
+      index.upsert('copy', { group: 0 }, stored);
+      expect([...index.storedOf('copy')!.values]).toEqual([...stored.values]);
+      expect(index.search(v, 2, () => true).map((h) => h.id)).toEqual(['copy', id].sort());
     });
   }
 
