@@ -88,6 +88,16 @@ describe('word-vector binary cache', () => {
     expect(v.rank(long)).toBe(7);
     expect(v.rank('naïve')).toBe(3);
     expect(v.rank('rocket🚀')).toBe(4);
+    // Rows past the resident ones are read from the file on use, and read the same.
+    const cold = loadWordVectors(join(dir, 'c3'), src, 100);
+    expect(cold.rebuilt).toBe(false);
+    const [a, b] = [new Float32Array(3), new Float32Array(3)];
+    for (let r = 0; r < words.length; r++) {
+      v.read(r, a);
+      cold.vectors.read(r, b);
+      expect([...b], words[r]).toEqual([...a]);
+    }
+    expect([...a]).not.toEqual([0, 0, 0]);
   });
 });
 

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -9,7 +19,8 @@ import { dirname, join } from 'node:path';
  * The package ships one 300 MB JSON file that costs ~8 s and ~1 GB to parse, so it is converted once into
  * `<cacheDir>/wink-sg-100d.v1.bin` (int8 per component with a per-word scale, ~36 MB) and every later start
  * reads the binary (~0.3 s). The file carries a header and a SHA-256 of its body: a missing, truncated,
- * corrupt or foreign file is rebuilt from the package, never trusted.
+ * corrupt or foreign file is rebuilt from the package, never trusted. Only the vocabulary, the scales and the
+ * most frequent words' rows are kept in memory (~14 MB in all with the lookup table, see RESIDENT_WORDS).
  *
  * Layout (little-endian): magic "FLWV" | u32 format | u32 dims | u32 count | u32 vocabBytes | f64 sourceSize |
  * 32-byte sha256(body) | body = vocab (UTF-8, '\n'-joined, padded to 4) | f32 scale[count] | i8 q[count*dims].
@@ -50,12 +61,16 @@ export function cachePath(cacheDir: string): string {
 
 /**
  * Loads the binary cache, building it first when it is missing, stale or corrupt. `source` is the JSON in the
- * package's format (tests pass a small one).
+ * package's format (tests pass a small one); `resident` is how many of the most frequent words' rows stay in memory.
  */
-export function loadWordVectors(cacheDir: string, source = packageSourcePath()): LoadResult {
+export function loadWordVectors(
+  cacheDir: string,
+  source = packageSourcePath(),
+  resident = RESIDENT_WORDS,
+): LoadResult {
   const path = cachePath(cacheDir);
   const sourceSize = statSync(source).size;
-  const cached = tryRead(path, sourceSize);
+  const cached = tryRead(path, sourceSize, resident);
   if (cached) return { vectors: cached, rebuilt: false, path };
   const bytes = buildCache(source, sourceSize);
   mkdirSync(dirname(path), { recursive: true });
@@ -63,48 +78,99 @@ export function loadWordVectors(cacheDir: string, source = packageSourcePath()):
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, bytes);
   renameSync(tmp, path);
-  const vectors = tryRead(path, sourceSize);
+  const vectors = tryRead(path, sourceSize, resident);
   if (!vectors) throw new Error(`word-vector cache ${path} failed verification right after it was written`);
   return { vectors, rebuilt: true, path };
 }
 
-function tryRead(path: string, sourceSize: number): WordVectors | undefined {
-  let buf: Buffer;
+/**
+ * Rows of the most frequent words kept in memory (~5 MB): nearly every token of job and company text is among
+ * them. The rest of the 341k rows (~30 MB) stay in the file and are read on use, one 100-byte pread each.
+ */
+export const RESIDENT_WORDS = 50_000;
+/** Bytes per read while the body is verified. */
+const VERIFY_CHUNK = 4 * 1024 * 1024;
+
+function tryRead(path: string, sourceSize: number, resident = RESIDENT_WORDS): WordVectors | undefined {
+  let fd: number;
   try {
-    buf = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch {
     return undefined;
   }
-  if (buf.length < HEADER_BYTES) return undefined;
-  if (buf.readUInt32LE(0) !== MAGIC || buf.readUInt32LE(4) !== FORMAT) return undefined;
-  const dims = buf.readUInt32LE(8);
-  const count = buf.readUInt32LE(12);
-  const vocabBytes = buf.readUInt32LE(16);
-  if (buf.readDoubleLE(20) !== sourceSize) return undefined;
-  const vocabPadded = pad4(vocabBytes);
-  if (buf.length !== HEADER_BYTES + vocabPadded + count * 4 + count * dims) return undefined;
-  const body = buf.subarray(HEADER_BYTES);
-  const digest = createHash('sha256').update(body).digest();
-  if (!digest.equals(buf.subarray(28, 60))) return undefined;
-  const lookup = vocabularyLookup(body.subarray(0, vocabBytes), count);
-  if (!lookup) return undefined;
-  // Views into the file's own memory (~35 MB not copied); a copy only if the Buffer starts unaligned for floats.
-  const scalesAt = body.byteOffset + vocabPadded;
-  const scales =
-    scalesAt % 4 === 0
-      ? new Float32Array(body.buffer, scalesAt, count)
-      : new Float32Array(new Uint8Array(body.subarray(vocabPadded, vocabPadded + count * 4)).buffer);
-  const q = new Int8Array(body.buffer, scalesAt + count * 4, count * dims);
-  return {
-    dims,
-    count,
-    rank: lookup,
-    read(rank, out) {
-      const s = scales[rank]!;
-      const base = rank * dims;
-      for (let d = 0; d < dims; d++) out[d] = q[base + d]! * s;
-    },
-  };
+  let keep = false;
+  try {
+    const size = fstatSync(fd).size;
+    if (size < HEADER_BYTES) return undefined;
+    const header = Buffer.alloc(HEADER_BYTES);
+    readFully(fd, header, 0);
+    if (header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== FORMAT) return undefined;
+    const dims = header.readUInt32LE(8);
+    const count = header.readUInt32LE(12);
+    const vocabBytes = header.readUInt32LE(16);
+    if (header.readDoubleLE(20) !== sourceSize) return undefined;
+    const vocabPadded = pad4(vocabBytes);
+    if (size !== HEADER_BYTES + vocabPadded + count * 4 + count * dims) return undefined;
+    const hot = Math.min(count, resident);
+    // What stays in memory is the body's head: vocabulary, scales and the resident rows, in file order.
+    const head = Buffer.alloc(vocabPadded + count * 4 + hot * dims);
+    // The whole body is verified, a chunk at a time, before anything is trusted.
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(VERIFY_CHUNK);
+    for (let at = 0; at < size - HEADER_BYTES; ) {
+      const n = readFully(
+        fd,
+        chunk.subarray(0, Math.min(VERIFY_CHUNK, size - HEADER_BYTES - at)),
+        HEADER_BYTES + at,
+      );
+      hash.update(chunk.subarray(0, n));
+      if (at < head.length) chunk.copy(head, at, 0, Math.min(n, head.length - at));
+      at += n;
+    }
+    if (!hash.digest().equals(header.subarray(28, 60))) return undefined;
+    const lookup = vocabularyLookup(head.subarray(0, vocabBytes), count);
+    if (!lookup) return undefined;
+    const scales = new Float32Array(
+      new Uint8Array(head.subarray(vocabPadded, vocabPadded + count * 4)).buffer,
+    );
+    const q = new Int8Array(head.buffer, head.byteOffset + vocabPadded + count * 4, hot * dims);
+    const rowsAt = HEADER_BYTES + vocabPadded + count * 4;
+    const row = Buffer.alloc(dims);
+    const rowInt8 = new Int8Array(row.buffer, row.byteOffset, dims);
+    keep = true;
+    return {
+      dims,
+      count,
+      rank: lookup,
+      read(rank, out) {
+        const s = scales[rank]!;
+        if (rank < hot) {
+          const base = rank * dims;
+          for (let d = 0; d < dims; d++) out[d] = q[base + d]! * s;
+          return;
+        }
+        // The descriptor stays open for the process's life: a cache rebuilt meanwhile is renamed over the
+        // path, and this one keeps reading the file it verified.
+        readFully(fd, row, rowsAt + rank * dims);
+        for (let d = 0; d < dims; d++) out[d] = rowInt8[d]! * s;
+      },
+    };
+  } catch {
+    return undefined;
+  } finally {
+    if (!keep) closeSync(fd);
+  }
+}
+
+/** Fills buf from the file at position; a file that ends first throws. Returns buf.length. */
+function readFully(fd: number, buf: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < buf.length) {
+    const n = readSync(fd, buf, done, buf.length - done, position + done);
+    if (n === 0) throw new Error('word-vector cache ended early');
+    done += n;
+  }
+  return done;
 }
 
 const encoder = new TextEncoder();
