@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ENV } from '../../src/malloc-env.js';
 import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
 import { type Measurement, measure } from './measure.js';
 import { type BenchOptions, parseOptions, USAGE } from './options.js';
@@ -78,6 +79,8 @@ function serviceEnv(
     LOG_LEVEL: 'warn',
     API_TOKENS: BENCH_TOKEN,
     ...RATE_LIMIT_ENV,
+    // The malloc settings every production start sets (npm start, the image): see src/malloc-env.ts.
+    ...MALLOC_ENV,
   };
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   // Server mode still keeps the word-vector cache in DATA_DIR: the generator's, so no run rebuilds it.
