@@ -179,7 +179,7 @@ export function parseConfig(env: Env): Config {
     port: r.int('PORT', 3000, 0, 65535),
     dataDir: r.str('DATA_DIR', './data'),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
-    embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 32, 1, 65_536),
+    embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 16, 1, 65_536),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),

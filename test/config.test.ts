@@ -10,7 +10,7 @@ describe('configuration', () => {
       port: 3000,
       dataDir: './data',
       databaseUrl: undefined,
-      embeddedCacheMb: 32,
+      embeddedCacheMb: 16,
       role: 'all',
       workerConcurrency: 4,
       queuePollMs: 200,
