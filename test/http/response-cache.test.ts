@@ -139,4 +139,18 @@ describe('ResponseCache eviction', () => {
     expect(cache.size).toBe(1);
     expect([cache.hits, cache.misses]).toEqual([0, 2]);
   });
+
+  it('keeps small bodies in memory of their own, not in the shared slab they were cut from', () => {
+    const cache = new ResponseCache({ validity: () => 'v1' });
+    const small = Buffer.from('{"data":[]}');
+    // Node cuts small Buffers from an 8 KB pool: caching the slice would keep the whole slab alive.
+    expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
+    cache.set('small', { validity: 'v1', body: small, etag: undefined });
+    const body = cache.get('small')!.body;
+    expect(body.toString()).toBe('{"data":[]}');
+    expect(body.buffer.byteLength).toBe(body.byteLength);
+    const own = Buffer.allocUnsafeSlow(8_000).fill(32);
+    cache.set('own', { validity: 'v1', body: own, etag: undefined });
+    expect(cache.get('own')!.body).toBe(own);
+  });
 });
