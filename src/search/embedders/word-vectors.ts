@@ -91,7 +91,7 @@ export const RESIDENT_WORDS = 50_000;
 /** Bytes per read while the body is verified. */
 const VERIFY_CHUNK = 4 * 1024 * 1024;
 
-function tryRead(path: string, sourceSize: number, resident = RESIDENT_WORDS): WordVectors | undefined {
+function tryRead(path: string, sourceSize: number, resident: number): WordVectors | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
