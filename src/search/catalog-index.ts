@@ -222,6 +222,12 @@ export class CatalogIndex {
   private readonly shared = new Map<string, string>();
   /** Bumped by every change applied: derived structures compare it to know they are current. */
   generation = 0;
+  /**
+   * Embedded database only: Db.writeGeneration as read before a round that left the index complete. Every write
+   * goes through this process's Db there, which counts them, so while the count stays put nothing can be new and
+   * a round needs no statement (the probe costs ~0.4 ms of the event loop per search).
+   */
+  private quietAt: number | undefined;
   private readonly now: () => number;
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
@@ -302,6 +308,9 @@ export class CatalogIndex {
 
   /** Rows whose feed seq passed the lag-window mark, and tombstones. */
   private async applyChanges(now: number): Promise<void> {
+    // Read before the first statement: a write that commits after it moves the count, and the next round reads.
+    const writes = this.db.kind === 'pglite' ? this.db.writeGeneration : undefined;
+    if (writes !== undefined && writes === this.quietAt) return;
     const since = this.safeMark(now);
     // Fast path, one tiny query: no sequence value was drawn after `since` (a sequence never goes back), so there
     // is nothing to read, nor to re-read for the lag window.
@@ -309,6 +318,7 @@ export class CatalogIndex {
     const lastSeq = last?.v ?? 0;
     if (lastSeq <= since) {
       if (this.lagMs > 0) this.marks.push({ at: now, seq: this.seen });
+      this.quietAt = writes;
       return;
     }
     const companies = await this.changedRows<CompanyRow>(CHANGED_COMPANY_IDS, COMPANY_SELECT, 'c.id', since);
@@ -326,6 +336,7 @@ export class CatalogIndex {
     // `lastSeq` read here are simply read again next round.
     this.seen = Math.max(this.seen, lastSeq);
     this.marks.push({ at: now, seq: this.seen });
+    this.quietAt = writes;
   }
 
   /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */
@@ -371,6 +382,7 @@ export class CatalogIndex {
    * start a valid snapshot replaces them, and the change feed brings it up to date.
    */
   private async loadAll(now: number): Promise<void> {
+    this.quietAt = undefined;
     this.loading = true;
     try {
       await this.loadAllRows(now);
