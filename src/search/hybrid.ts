@@ -50,11 +50,27 @@ const NAME_SIMILARITY = 0.5;
 /** Weight of the any-word keyword list: recall for long queries, below the all-words list. */
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
+/** Job shortlists kept (~1 KB each: the ids are the index's own strings). */
+const SHORTLIST_CACHE_SIZE = 2_048;
+
+interface Shortlist {
+  /** CatalogIndex.generation it was computed at: any change applied since makes it stale. */
+  generation: number;
+  ids: readonly string[];
+}
 
 export class HybridSearch implements SearchService {
   private readonly sql: KeywordSearch;
   private readonly understanding = new QueryUnderstanding();
   private readonly queryVectors = new Map<string, Float32Array>();
+  /**
+   * Job shortlists by query, filters and size: the pages of one search (page=2, another limit) and repeats of it
+   * share one computation. Exact: an entry serves only while the index is at the generation it was made at, and
+   * a search whose semantic half failed is not kept (the next one may get it).
+   */
+  private readonly shortlists = new Map<string, Shortlist>();
+  /** Query embeddings that failed so far: a shortlist ranked while one failed is keywords only, not kept. */
+  private semanticFailures = 0;
   private readonly k: number;
   private readonly n: number;
   private readonly minSimilarity: number;
@@ -76,6 +92,27 @@ export class HybridSearch implements SearchService {
     if (this.mode !== 'semantic' && usesOperators(q)) return this.sql.searchJobs(q, filters, limit);
     // Once per search: the in-process index catches up with committed writes before it is read.
     await this.stage('refresh', () => this.opts.index.refresh());
+    const index = this.opts.index;
+    const key = `${q}\u0000${limit}\u0000${JSON.stringify(filters)}`;
+    const generation = index.generation;
+    const kept = this.shortlists.get(key);
+    if (kept?.generation === generation) {
+      this.shortlists.delete(key);
+      this.shortlists.set(key, kept);
+      return [...kept.ids];
+    }
+    const failures = this.semanticFailures;
+    const ids = await this.rankJobs(q, filters, limit);
+    if (index.generation === generation && this.semanticFailures === failures) {
+      if (this.shortlists.size >= SHORTLIST_CACHE_SIZE) {
+        this.shortlists.delete(this.shortlists.keys().next().value as string);
+      }
+      this.shortlists.set(key, { generation, ids: [...ids] });
+    }
+    return ids;
+  }
+
+  private async rankJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {
     const index = this.opts.index;
     const pass = index.jobFilter(filters);
     const lists: RankedList[] = [];
@@ -187,6 +224,7 @@ export class HybridSearch implements SearchService {
       this.queryVectors.set(key, v);
       return v;
     } catch (err) {
+      this.semanticFailures++;
       this.opts.onSemanticError?.(err);
       return undefined;
     }

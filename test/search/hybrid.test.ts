@@ -288,6 +288,30 @@ describe('coherence between writes and the in-process index', () => {
     expect(await semantic.searchJobs('agent reliability', {}, 5)).not.toContain(id);
   });
 
+  it('does not keep a shortlist ranked while the query embedding failed', async () => {
+    const embedder = t.deps.searchParts.embedder;
+    let down = true;
+    const failures: unknown[] = [];
+    const flaky = new HybridSearch({
+      db: t.deps.db,
+      index: t.deps.searchParts.index,
+      // The provider is down for the first call only (an outage the next search no longer meets).
+      embedder: Object.assign(Object.create(embedder), {
+        embed: (texts: readonly string[]) =>
+          down ? Promise.reject(new Error('embeddings endpoint down')) : embedder.embed(texts),
+      }),
+      mode: 'semantic',
+      onSemanticError: (err) => failures.push(err),
+    });
+    expect(await flaky.searchJobs('kubernetes engineer', {}, 10)).toEqual([]);
+    expect(failures).toHaveLength(1);
+    down = false;
+    expect(await flaky.searchJobs('kubernetes engineer', {}, 10)).toEqual(
+      await semantic.searchJobs('kubernetes engineer', {}, 10),
+    );
+    expect(await flaky.searchJobs('kubernetes engineer', {}, 10)).toHaveLength(10);
+  });
+
   it('re-embeds every row when the model changes, resumably', async () => {
     const fake = await startFakeEmbeddings(16);
     try {
