@@ -1,4 +1,4 @@
-import { type DotFn, dotKernel, newMemory, WASM_PAGE, type WasmMemory } from './dot-kernel.js';
+import { type DotFn, dotKernel, newMemory, ROW_TAIL, WASM_PAGE, type WasmMemory } from './dot-kernel.js';
 
 /**
  * Exact nearest-neighbour search over stored unit vectors, with per-row attributes so every filter is applied
@@ -10,12 +10,13 @@ import { type DotFn, dotKernel, newMemory, WASM_PAGE, type WasmMemory } from './
  * component moves by at most s/2, so a score moves by at most s/2·‖q‖₁ (~0.002 for these embeddings), well
  * inside the gaps that matter to ranking. Over the stored vectors the search is exact.
  *
- * A scan is two passes. First every row's dot product with an int16 copy of the query is computed in one
- * WebAssembly SIMD call (dot-kernel.ts: ~1 ms for 100k × 100, where a float32 JavaScript loop takes ~10 ms).
- * The query's rounding is bounded per row (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus
- * that bound can only overestimate. Then the selection visits the rows whose bound reaches the current floor,
- * and only those get their exact score against the float query and a place in the top k: the exact top k of
- * the stored vectors, with a few hundred rows re-scored instead of 100k.
+ * A scan is two passes. First one WebAssembly SIMD call (dot-kernel.ts, ~1 ms for 100k × 100 where a float32
+ * JavaScript loop takes ~10 ms) takes every row's dot product with an int16 copy of the query and turns it into
+ * an upper bound of the row's exact score: the query's rounding is bounded per row
+ * (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus that bound can only overestimate. Then the
+ * selection visits the rows whose bound reaches the current floor, and only those get their exact score against
+ * the float query and a place in the top k: the exact top k of the stored vectors, with a few hundred rows
+ * re-scored instead of 100k.
  *
  * One scan fills several top-k lists with different filters and floors (hybrid search's nearest jobs and
  * nearest jobs at the places named), so a second list costs no second pass.
@@ -56,14 +57,18 @@ const SLACK = 1e-9;
 
 export class VectorIndex<A> {
   private dims = 0;
-  /** int8 components per row in the kernel's memory: dims rounded up to 16, the padding zero. */
+  /**
+   * Bytes per row in the kernel's memory: the int8 components, zero padding, and the row's tail (Σ|int8
+   * component| and scale, which the kernel's bound reads), rounded up to 16.
+   */
   private stride = 0;
   private capacity = 0;
-  /** Per row: the int8 scale (max |component| / 127) and Σ|int8 component|, for the error bound. */
+  /** Per row: the int8 scale (max |component| / 127); also in the row's tail, for the kernel. */
   private scale = new Float64Array(0);
-  private l1 = new Int32Array(0);
-  /** int8 rows, then the query (int16) and one int32 result per row. */
+  /** int8 rows, then the query (int16) and one float64 bound per row. */
   private memory: WasmMemory | undefined;
+  /** A view of the memory for writing row tails (replaced when the memory grows). */
+  private tail: DataView | undefined;
   private dots: DotFn | undefined;
   private ids: (string | undefined)[] = [];
   private attrs: (A | undefined)[] = [];
@@ -169,8 +174,8 @@ export class VectorIndex<A> {
     this.hasVector = new Uint8Array(0);
     this.capacity = 0;
     this.scale = new Float64Array(0);
-    this.l1 = new Int32Array(0);
     this.memory = undefined;
+    this.tail = undefined;
     this.dots = undefined;
     this.dims = 0;
     this.stride = 0;
@@ -199,17 +204,17 @@ export class VectorIndex<A> {
     if (this.dims === 0 || query.length !== this.dims || rows === 0 || !this.dots || !this.memory) {
       return tops.map(() => []);
     }
-    const { queryScale, dots } = this.approximate(query, rows);
-    const { dims, scale, l1, ids, stride } = this;
+    const bounds = this.bounds(query, rows);
+    const { dims, scale, ids, stride } = this;
     const has = this.hasVector;
     const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
-    let low = Math.min(...tops.map((t) => t.floor));
+    let low = Math.min(...tops.map((t) => t.floor)) - SLACK;
     for (let slot = 0; slot < rows; slot++) {
+      // An upper bound of the exact score: most rows stop here, before anything else about them is read.
+      if (bounds[slot]! < low) continue;
       if (has[slot] !== 1) continue;
       const sx = scale[slot]!;
-      // An upper bound of the exact score: most rows stop here, before any attribute or float is read.
-      const bound = sx * queryScale * (dots[slot]! + 0.5 * l1[slot]!) + SLACK;
-      if (bound < low) continue;
+      const bound = bounds[slot]! + SLACK;
       const id = ids[slot]!;
       let exact = Number.NaN;
       let changed = false;
@@ -246,13 +251,13 @@ export class VectorIndex<A> {
           changed = true;
         }
       }
-      if (changed) low = Math.min(...tops.map((t) => t.floor));
+      if (changed) low = Math.min(...tops.map((t) => t.floor)) - SLACK;
     }
     return tops.map((t) => t.slots.map((slot, i) => ({ id: ids[slot]!, score: t.scores[i]! })));
   }
 
-  /** Quantises the query to int16 and runs the kernel: integer dot products of every row, in `dots`. */
-  private approximate(query: Float32Array, rows: number): { queryScale: number; dots: Int32Array } {
+  /** Quantises the query to int16 and runs the kernel: every row's upper bound, in the returned array. */
+  private bounds(query: Float32Array, rows: number): Float64Array {
     const buffer = this.memory!.buffer;
     const queryByte = this.capacity * this.stride;
     const outByte = queryByte + this.stride * 2;
@@ -262,24 +267,30 @@ export class VectorIndex<A> {
     // Keep every int32 sum exact: |Σ x·q| ≤ 127 · stride · top.
     const top = Math.min(INT16_MAX, Math.floor(0x7fffffff / (INT8_MAX * this.stride)));
     const queryScale = max > 0 ? max / top : 0;
+    // Zero past dims: the rows' tails must not count in their dot products.
     q16.fill(0);
     if (queryScale > 0) for (let d = 0; d < this.dims; d++) q16[d] = Math.round(query[d]! / queryScale);
-    this.dots!(queryByte, 0, rows, this.stride, outByte);
-    return { queryScale, dots: new Int32Array(buffer, outByte, rows) };
+    this.dots!(queryByte, 0, rows, this.stride, outByte, queryScale);
+    return new Float64Array(buffer, outByte, rows);
   }
 
   private store(slot: number, vector: StoredVector): void {
-    const row = new Int8Array(this.memory!.buffer, slot * this.stride, this.stride);
+    const buffer = this.memory!.buffer;
+    const row = new Int8Array(buffer, slot * this.stride, this.dims);
     row.set(vector.values);
     let l1 = 0;
     for (let d = 0; d < this.dims; d++) l1 += Math.abs(vector.values[d]!);
+    const end = (slot + 1) * this.stride;
+    this.tail ??= new DataView(buffer);
+    if (this.tail.buffer !== buffer) this.tail = new DataView(buffer);
+    this.tail.setInt32(end - ROW_TAIL, l1, true);
+    this.tail.setFloat64(end - 8, vector.scale, true);
     this.scale[slot] = vector.scale;
-    this.l1[slot] = l1;
   }
 
   private setDims(dims: number): void {
     this.dims = dims;
-    this.stride = Math.ceil(dims / 16) * 16;
+    this.stride = Math.ceil((dims + ROW_TAIL) / 16) * 16;
     this.memory = newMemory(1);
     this.dots = dotKernel.bind(this.memory);
     this.growMemory();
@@ -288,7 +299,7 @@ export class VectorIndex<A> {
   /** Room for `capacity` int8 rows, the query and one result per row; the rows keep their place (they come first). */
   private growMemory(): void {
     if (!this.memory) return;
-    const bytes = this.capacity * (this.stride + 4) + this.stride * 2;
+    const bytes = this.capacity * (this.stride + 8) + this.stride * 2;
     const have = this.memory.buffer.byteLength;
     if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   }
@@ -299,9 +310,6 @@ export class VectorIndex<A> {
     const scale = new Float64Array(next);
     scale.set(this.scale);
     this.scale = scale;
-    const l1 = new Int32Array(next);
-    l1.set(this.l1);
-    this.l1 = l1;
     const has = new Uint8Array(next);
     has.set(this.hasVector);
     this.hasVector = has;
