@@ -96,61 +96,86 @@ export interface NameMatch {
 }
 
 /**
- * Names by id, with an inverted index from trigram to ids: a name can only reach similarity s if at least s of
+ * Names by id, with an inverted index from trigram to names: a name can only reach similarity s if at least s of
  * its distinct trigrams occur in the text (the similarity is count / (|name| + |extent| − count) ≤ count / |name|),
- * so only those few names are scored exactly.
+ * so only those few names are scored exactly. Names are numbered and counted in a typed array: a query's common
+ * trigrams ("eng", " s") reach thousands of names, and a Map of string ids per query cost several times more.
  */
 export class NameMatcher {
-  private readonly names = new Map<string, { name: string; size: number }>();
-  private readonly postings = new Map<string, Set<string>>();
+  private readonly numbers = new Map<string, number>();
+  private ids: (string | undefined)[] = [];
+  private names: string[] = [];
+  /** Distinct trigrams per name. */
+  private sizes: number[] = [];
+  private readonly free: number[] = [];
+  private readonly postings = new Map<string, number[]>();
+  /** Per-name scratch of one match: how many of the text's trigrams the name has. */
+  private counts = new Uint16Array(0);
 
   get size(): number {
-    return this.names.size;
+    return this.numbers.size;
   }
 
   set(id: string, name: string): void {
-    const old = this.names.get(id);
-    if (old?.name === name) return;
-    if (old) this.delete(id);
+    const old = this.numbers.get(id);
+    if (old !== undefined && this.names[old] === name) return;
+    if (old !== undefined) this.delete(id);
     const distinct = new Set(trigrams(name));
-    this.names.set(id, { name, size: distinct.size });
+    const n = this.free.pop() ?? this.ids.length;
+    this.numbers.set(id, n);
+    this.ids[n] = id;
+    this.names[n] = name;
+    this.sizes[n] = distinct.size;
     for (const t of distinct) {
-      let ids = this.postings.get(t);
-      if (!ids) {
-        ids = new Set();
-        this.postings.set(t, ids);
+      let list = this.postings.get(t);
+      if (!list) {
+        list = [];
+        this.postings.set(t, list);
       }
-      ids.add(id);
+      list.push(n);
     }
   }
 
   delete(id: string): void {
-    const old = this.names.get(id);
-    if (!old) return;
-    this.names.delete(id);
-    for (const t of new Set(trigrams(old.name))) {
-      const ids = this.postings.get(t);
-      ids?.delete(id);
-      if (ids?.size === 0) this.postings.delete(t);
+    const n = this.numbers.get(id);
+    if (n === undefined) return;
+    for (const t of new Set(trigrams(this.names[n]!))) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      const at = list.indexOf(n);
+      if (at >= 0) list.splice(at, 1);
+      if (list.length === 0) this.postings.delete(t);
     }
+    this.numbers.delete(id);
+    this.ids[n] = undefined;
+    this.names[n] = '';
+    this.free.push(n);
   }
 
   clear(): void {
-    this.names.clear();
+    this.numbers.clear();
+    this.ids = [];
+    this.names = [];
+    this.sizes = [];
+    this.free.length = 0;
     this.postings.clear();
   }
 
   /** Names whose word similarity to `text` is at least `threshold`, best first, then by id. */
   match(text: string, threshold: number, accept: (id: string) => boolean = () => true): NameMatch[] {
-    const hits = new Map<string, number>();
+    if (this.counts.length < this.ids.length) this.counts = new Uint16Array(this.ids.length * 2);
+    const counts = this.counts;
+    const touched: number[] = [];
     for (const t of new Set(trigrams(text))) {
-      for (const id of this.postings.get(t) ?? []) hits.set(id, (hits.get(id) ?? 0) + 1);
+      for (const n of this.postings.get(t) ?? []) if (counts[n]!++ === 0) touched.push(n);
     }
     const out: NameMatch[] = [];
-    for (const [id, n] of hits) {
-      const entry = this.names.get(id)!;
-      if (n < threshold * entry.size || !accept(id)) continue;
-      const similarity = wordSimilarity(entry.name, text);
+    for (const n of touched) {
+      const hits = counts[n]!;
+      counts[n] = 0;
+      const id = this.ids[n]!;
+      if (hits < threshold * this.sizes[n]! || !accept(id)) continue;
+      const similarity = wordSimilarity(this.names[n]!, text);
       if (similarity >= threshold) out.push({ id, similarity });
     }
     return out.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -66,16 +66,32 @@ describe('pg_trgm word_similarity in memory', () => {
 
   it('matches names at a threshold like a scan of every name would', () => {
     const m = new NameMatcher();
-    for (const [i, name] of NAMES.entries()) m.set(`id-${String(i).padStart(3, '0')}`, name);
-    for (const text of TEXTS) {
-      const scan = NAMES.map((name, i) => ({
-        id: `id-${String(i).padStart(3, '0')}`,
-        similarity: wordSimilarity(name, text),
-      }))
-        .filter((x) => x.similarity >= 0.5)
-        .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-      expect(m.match(text, 0.5), text).toEqual(scan);
+    const names = new Map<string, string>();
+    const put = (id: string, name: string) => {
+      m.set(id, name);
+      names.set(id, name);
+    };
+    const scanEqual = () => {
+      for (const text of TEXTS) {
+        const scan = [...names]
+          .map(([id, name]) => ({ id, similarity: wordSimilarity(name, text) }))
+          .filter((x) => x.similarity >= 0.5)
+          .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+        expect(m.match(text, 0.5), text).toEqual(scan);
+      }
+    };
+    for (const [i, name] of NAMES.entries()) put(`id-${String(i).padStart(3, '0')}`, name);
+    scanEqual();
+    // Removed names free their numbers for new ones; renames re-index.
+    for (let i = 3; i < NAMES.length; i += 4) {
+      const id = `id-${String(i).padStart(3, '0')}`;
+      m.delete(id);
+      names.delete(id);
     }
+    for (let i = 0; i < 20; i++) put(`new-${i}`, `${NAMES[i]} Labs`);
+    put('id-001', 'Hugging Face Labs');
+    scanEqual();
+    expect(m.size).toBe(names.size);
     expect(NAMES[Number(m.match('antropic', 0.5)[0]!.id.slice(3))]).toBe('Anthropic');
     m.set('id-000', 'Renamed');
     expect(m.match('antropic', 0.5).map((x) => x.id)).not.toContain('id-000');
