@@ -34,6 +34,26 @@ describe('SearchGate', () => {
     await expect(gate.run(async () => 'd')).resolves.toBe('d');
   });
 
+  it('sees searches that never wait for I/O: arrivals in later turns queue or are refused', async () => {
+    const rejected: string[] = [];
+    const gate = new SearchGate({ maxInFlight: 1, maxQueued: 2, maxWaitMs: 60_000 }, (r) => rejected.push(r));
+    // Six requests, each arriving in a turn of its own, each search pure computation.
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 6 },
+        (_, i) =>
+          new Promise<unknown>((resolve) =>
+            setImmediate(() =>
+              gate.run(async () => `search ${i}`).then(resolve, (err: unknown) => resolve(status(err))),
+            ),
+          ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 503)).toHaveLength(3);
+    expect(outcomes.slice(0, 3)).toEqual(['search 0', 'search 1', 'search 2']);
+    expect(rejected).toEqual(['queue_full', 'queue_full', 'queue_full']);
+  });
+
   it('gives up on a queued search after maxWaitMs, and a failed task still frees its slot', async () => {
     const rejected: string[] = [];
     const gate = new SearchGate({ maxInFlight: 1, maxQueued: 4, maxWaitMs: 20 }, (r) => rejected.push(r));
