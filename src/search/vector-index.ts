@@ -194,66 +194,43 @@ export class VectorIndex<A> {
    * id, also at the cut-off, so which of several equally similar rows make a list never depends on storage order.
    */
   searchEach(query: Float32Array, lists: readonly TopK<A>[]): Hit[][] {
-    const tops = lists.map((l) => ({
-      ...l,
-      scores: [] as number[],
-      slots: [] as number[],
-      floor: l.minScore,
-    }));
     const rows = this.ids.length;
     if (this.dims === 0 || query.length !== this.dims || rows === 0 || !this.dots || !this.memory) {
-      return tops.map(() => []);
+      return lists.map(() => []);
     }
+    const { dims, scale, ids, stride, attrs } = this;
+    const tops = lists.map((l) => ({ list: l, best: new Best(Math.max(0, l.k), ids), floor: l.minScore }));
     const bounds = this.bounds(query, rows);
-    const { dims, scale, ids, stride } = this;
     const has = this.hasVector;
     const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
-    let low = Math.min(...tops.map((t) => t.floor)) - SLACK;
+    const lowest = () => tops.reduce((m, t) => Math.min(m, t.list.k > 0 ? t.floor : 2), 2) - SLACK;
+    let low = lowest();
     for (let slot = 0; slot < rows; slot++) {
       // An upper bound of the exact score: most rows stop here, before anything else about them is read.
       if (bounds[slot]! < low) continue;
       if (has[slot] !== 1) continue;
-      const sx = scale[slot]!;
       const bound = bounds[slot]! + SLACK;
-      const id = ids[slot]!;
       let exact = Number.NaN;
       let changed = false;
-      for (const t of tops) {
-        if (bound < t.floor || t.k <= 0) continue;
-        if (!t.accept(this.attrs[slot]!)) continue;
+      for (let i = 0; i < tops.length; i++) {
+        const t = tops[i]!;
+        if (bound < t.floor || t.best.k === 0) continue;
+        if (!t.list.accept(attrs[slot]!)) continue;
         if (Number.isNaN(exact)) {
           let sum = 0;
           const base = slot * stride;
           for (let d = 0; d < dims; d++) sum += rowsInt8[base + d]! * query[d]!;
-          exact = sx * sum;
+          exact = scale[slot]! * sum;
         }
-        const s = exact;
-        if (s < t.floor) continue;
-        const full = t.slots.length === t.k;
-        if (full && s === t.floor && !(id < ids[t.slots[t.k - 1]!]!)) continue;
-        // Binary search for the position by (score desc, id asc); k is ~100.
-        let lo = 0;
-        let hi = t.slots.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          const ms = t.scores[mid]!;
-          if (ms > s || (ms === s && ids[t.slots[mid]!]! < id)) lo = mid + 1;
-          else hi = mid;
-        }
-        t.scores.splice(lo, 0, s);
-        t.slots.splice(lo, 0, slot);
-        if (t.slots.length > t.k) {
-          t.scores.pop();
-          t.slots.pop();
-        }
-        if (t.slots.length === t.k) {
-          t.floor = Math.max(t.minScore, t.scores[t.k - 1]!);
+        if (exact < t.floor || !t.best.offer(exact, slot)) continue;
+        if (t.best.full) {
+          t.floor = Math.max(t.list.minScore, t.best.worst);
           changed = true;
         }
       }
-      if (changed) low = Math.min(...tops.map((t) => t.floor)) - SLACK;
+      if (changed) low = lowest();
     }
-    return tops.map((t) => t.slots.map((slot, i) => ({ id: ids[slot]!, score: t.scores[i]! })));
+    return tops.map((t) => t.best.ranked().map(([slot, score]) => ({ id: ids[slot]!, score })));
   }
 
   /** Quantises the query to int16 and runs the kernel: every row's upper bound, in the returned array. */
@@ -315,5 +292,90 @@ export class VectorIndex<A> {
     this.hasVector = has;
     this.capacity = next;
     this.growMemory();
+  }
+}
+
+/**
+ * The k best rows offered to it, by score descending then id ascending: a binary heap whose root is the worst
+ * kept, so a better row replaces it in log k steps (a sorted array shifted half its length per insertion).
+ */
+class Best {
+  private readonly scores: Float64Array;
+  private readonly slots: Int32Array;
+  private size = 0;
+
+  constructor(
+    readonly k: number,
+    private readonly ids: readonly (string | undefined)[],
+  ) {
+    this.scores = new Float64Array(k);
+    this.slots = new Int32Array(k);
+  }
+
+  get full(): boolean {
+    return this.size === this.k;
+  }
+
+  /** The lowest score kept (meaningful when full). */
+  get worst(): number {
+    return this.scores[0]!;
+  }
+
+  /** Keeps the row if it ranks among the best k; false when it does not. */
+  offer(score: number, slot: number): boolean {
+    if (this.k === 0) return false;
+    if (this.size < this.k) {
+      this.up(this.size++, score, slot);
+      return true;
+    }
+    if (!this.below(this.scores[0]!, this.slots[0]!, score, slot)) return false;
+    this.down(0, score, slot);
+    return true;
+  }
+
+  /** [slot, score] best first. */
+  ranked(): [number, number][] {
+    const out: [number, number][] = [];
+    for (let i = 0; i < this.size; i++) out.push([this.slots[i]!, this.scores[i]!]);
+    const ids = this.ids;
+    return out.sort(([sa, a], [sb, b]) => b - a || (ids[sa]! < ids[sb]! ? -1 : ids[sa]! > ids[sb]! ? 1 : 0));
+  }
+
+  /** Whether (score a, slot a) ranks below (score b, slot b): a lower score, or the same and a larger id. */
+  private below(a: number, slotA: number, b: number, slotB: number): boolean {
+    return a < b || (a === b && this.ids[slotA]! > this.ids[slotB]!);
+  }
+
+  private up(i: number, score: number, slot: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.below(score, slot, this.scores[parent]!, this.slots[parent]!)) break;
+      this.scores[i] = this.scores[parent]!;
+      this.slots[i] = this.slots[parent]!;
+      i = parent;
+    }
+    this.scores[i] = score;
+    this.slots[i] = slot;
+  }
+
+  private down(i: number, score: number, slot: number): void {
+    const n = this.size;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      const right = child + 1;
+      if (
+        right < n &&
+        this.below(this.scores[right]!, this.slots[right]!, this.scores[child]!, this.slots[child]!)
+      ) {
+        child = right;
+      }
+      if (!this.below(this.scores[child]!, this.slots[child]!, score, slot)) break;
+      this.scores[i] = this.scores[child]!;
+      this.slots[i] = this.slots[child]!;
+      i = child;
+    }
+    this.scores[i] = score;
+    this.slots[i] = slot;
   }
 }
