@@ -720,6 +720,13 @@ export class CatalogIndex {
     else this.places.delete(location);
   }
 
+  /** The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`. */
+  locationsWith(terms: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (const loc of this.places.keys()) if (terms.some((t) => loc.includes(t))) out.add(loc);
+    return out;
+  }
+
   /** Those of `terms` that occur in at least one active job's location (distinct locations are few). */
   placesMatching(terms: readonly string[]): string[] {
     return terms.filter((t) => {

@@ -133,7 +133,10 @@ export class HybridSearch implements SearchService {
       }
     }
     const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
-    const atPlace = (a: JobAttrs) => places.some((p) => a.location.includes(p));
+    // The distinct locations naming a place, once, at first use (after the embedding's await, so from the
+    // index as the scan sees it): a set lookup per job instead of a substring test per place.
+    let atPlaces: Set<string> | undefined;
+    const atPlace = (a: JobAttrs) => (atPlaces ??= index.locationsWith(places)).has(a.location);
     if (this.mode !== 'keyword') {
       const vector = await this.stage('embed', () => this.queryVector(q));
       if (vector) {

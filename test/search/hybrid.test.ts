@@ -240,6 +240,15 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
     ]);
   });
 
+  it('brings jobs at a place the query names to the top, past identical postings elsewhere', async () => {
+    const found = await jobs(`search=${q('kubernetes engineer lisbon')}&limit=10`);
+    expect(found.data.slice(0, 3).map((j) => j.location)).toEqual([
+      'Lisbon, Portugal',
+      'Lisbon, Portugal',
+      'Lisbon, Portugal',
+    ]);
+  });
+
   it('answers websearch operator queries with keyword semantics only', async () => {
     const res = await jobs(`search=${q('"solutions architect"')}`);
     expect(titles(res)).toEqual(['Solutions Architect']);
