@@ -8,86 +8,145 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * A per-process cache of rendered catalog responses. Exactness comes from the validity token: it changes with
  * every write committed through this process (Db.writeGeneration) and, in fleet mode, with the catalog_version
  * polled from the database, so a cached body is only ever served while nothing it depends on has changed.
+ *
+ * Bodies live in one slab, written in a ring: a new body overwrites the oldest, and an entry read while in the
+ * older half of the ring (by bytes or by entries written since) is written again at its front: a second chance,
+ * so what is read often stays, as under LRU, without moving anything on most reads. Why not a
+ * Buffer per entry: thousands of 1–25 KB bodies stored and evicted in random order left glibc's heap full of
+ * holes it never returns (measured: ~45 MB of RSS on top of the 32 MB cached, the largest share of the RSS
+ * peak). The slab is one allocation of its own, outside that heap. A hit is a copy: the ring may overwrite the
+ * region while a slow client's socket still holds what was sent.
  */
 export interface ResponseCacheOptions {
   /** The current validity token; an entry stored under another token is stale. */
   validity: () => string;
   maxEntries?: number;
-  /** Bound on the bytes of cached bodies. */
+  /** Size of the slab: the bound on the bytes of cached bodies. */
   maxBytes?: number;
 }
 
-interface Entry {
+/** A response as stored or served. */
+export interface CachedResponse {
   validity: string;
-  /** Encoded once when stored: a string body would be UTF-8 encoded again on every hit. */
   body: Buffer;
   etag: string | undefined;
 }
 
+interface Entry {
+  key: string;
+  validity: string;
+  etag: string | undefined;
+  /** Where the body sits in the slab. */
+  offset: number;
+  length: number;
+  /** Writes before this one: its age in entries. */
+  seq: number;
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
-  /** The most recently used key, already last in `entries`. */
-  private newest: string | undefined;
+  /** Every entry written, in slab order, oldest first from `first`; those no longer in `entries` are dead. */
+  private ring: Entry[] = [];
+  private first = 0;
+  private slab: Buffer | undefined;
+  /** Where the next body is written. */
+  private head = 0;
+  private writes = 0;
   private bytes = 0;
   private readonly maxEntries: number;
-  private readonly maxBytes: number;
+  private readonly capacity: number;
   hits = 0;
   misses = 0;
 
   constructor(private readonly opts: ResponseCacheOptions) {
     this.maxEntries = opts.maxEntries ?? 10_000;
-    // Bounded for the process's memory budget (the 100k bench fills it): least recently used entries go first.
-    this.maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;
+    // Bounded for the process's memory budget (the 100k bench fills it).
+    this.capacity = opts.maxBytes ?? 32 * 1024 * 1024;
   }
 
   validity(): string {
     return this.opts.validity();
   }
 
-  get(key: string): Entry | undefined {
+  get(key: string): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
       this.misses++;
       return undefined;
     }
     if (entry.validity !== this.opts.validity()) {
-      this.remove(key, entry);
+      this.drop(entry);
       this.misses++;
       return undefined;
     }
-    // Re-insert to mark it most recently used (Map keeps insertion order), unless it already is: a key read
-    // over and over then costs no Map churn.
-    if (key !== this.newest) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.newest = key;
-    }
     this.hits++;
-    return entry;
+    const body = Buffer.allocUnsafe(entry.length);
+    this.slab!.copy(body, 0, entry.offset, entry.offset + entry.length);
+    const hit = { validity: entry.validity, body, etag: entry.etag };
+    // Read while in the older half of the ring (bytes written since it, counting the wrap, or entries): keep it.
+    const bytesSince = (this.head - entry.offset + this.capacity) % this.capacity;
+    if (bytesSince > this.capacity / 2 || this.writes - entry.seq > this.maxEntries / 2) this.set(key, hit);
+    return hit;
   }
 
-  /** Stores the entry; its body is copied when it is a slice of a shared slab (see ownBytes). */
-  set(key: string, stored: Entry): void {
-    const entry = { ...stored, body: ownBytes(stored.body) };
+  /** Stores a copy of the body; an empty one or one larger than the slab is not kept. */
+  set(key: string, response: CachedResponse): void {
     const old = this.entries.get(key);
-    if (old) this.remove(key, old);
-    this.entries.set(key, entry);
-    this.newest = key;
-    this.bytes += entry.body.byteLength;
-    for (const [k, e] of this.entries) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.remove(k, e);
+    if (old) this.drop(old);
+    const length = response.body.byteLength;
+    if (length === 0 || length > this.capacity) return;
+    this.slab ??= Buffer.allocUnsafeSlow(this.capacity);
+    if (this.head + length > this.capacity) {
+      // The end of the slab is too short: what is stored there is the oldest, and goes first.
+      while (this.first < this.ring.length && this.ring[this.first]!.offset >= this.head) this.evictOldest();
+      this.head = 0;
     }
+    const end = this.head + length;
+    while (this.first < this.ring.length) {
+      const oldest = this.ring[this.first]!;
+      if (oldest.offset >= end || oldest.offset + oldest.length <= this.head) break;
+      this.evictOldest();
+    }
+    response.body.copy(this.slab, this.head);
+    const entry: Entry = {
+      key,
+      validity: response.validity,
+      etag: response.etag,
+      offset: this.head,
+      length,
+      seq: this.writes++,
+    };
+    this.head = end;
+    this.entries.set(key, entry);
+    this.ring.push(entry);
+    this.bytes += length;
+    while (this.entries.size > this.maxEntries) this.evictOldest();
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  private remove(key: string, entry: Entry): void {
-    if (key === this.newest) this.newest = undefined;
-    this.entries.delete(key);
-    this.bytes -= entry.body.byteLength;
+  /** Bytes of the bodies cached. */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  private evictOldest(): void {
+    const entry = this.ring[this.first++]!;
+    this.drop(entry);
+    // Reclaim the ring's dead prefix now and then, not on every eviction.
+    if (this.first > 1024 && this.first * 2 > this.ring.length) {
+      this.ring = this.ring.slice(this.first);
+      this.first = 0;
+    }
+  }
+
+  /** Forgets the entry if it is still the one its key maps to (its bytes are reused when the ring comes round). */
+  private drop(entry: Entry): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    this.bytes -= entry.length;
   }
 }
 
@@ -142,23 +201,11 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
       const etag = reply.getHeader('etag');
       cache.set(request.cacheKey, {
         validity: request.cacheValidity,
-        // A Buffer is the body as sent (app.ts encodes serialized bodies once); nothing writes to it afterwards.
+        // Copied into the cache's slab: the payload itself is the body being sent.
         body: typeof payload === 'string' ? Buffer.from(payload) : payload,
         etag: typeof etag === 'string' ? etag : undefined,
       });
     }
     done();
   });
-}
-
-/**
- * The body in a buffer of its own. Node cuts small Buffers (under 4 KB) from shared 8 KB slabs, and a cached
- * slice keeps its whole slab alive: with thousands of 1–4 KB entries (company and job details) the cache held up
- * to twice the bytes it counted. One copy per stored miss keeps `maxBytes` what it says.
- */
-function ownBytes(body: Buffer): Buffer {
-  if (body.byteOffset === 0 && body.buffer.byteLength === body.byteLength) return body;
-  const own = Buffer.allocUnsafeSlow(body.byteLength);
-  body.copy(own);
-  return own;
 }

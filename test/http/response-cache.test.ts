@@ -110,20 +110,22 @@ describe('catalog response cache', () => {
 
 describe('ResponseCache eviction', () => {
   const entry = (body: string, validity = 'v1') => ({ validity, body: Buffer.from(body), etag: undefined });
+  const read = (cache: ResponseCache, key: string) => cache.get(key)?.body.toString();
 
-  it('evicts the least recently used entry, counting reads of the newest key too', () => {
-    const cache = new ResponseCache({ validity: () => 'v1', maxEntries: 2 });
-    cache.set('a', entry('A'));
-    cache.set('b', entry('B'));
-    expect(cache.get('a')?.body.toString()).toBe('A');
-    expect(cache.get('a')?.body.toString()).toBe('A');
-    cache.set('c', entry('C'));
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')?.body.toString()).toBe('A');
-    // c is now the least recently used, though it was the newest insert before a's read.
-    cache.set('d', entry('D'));
-    expect(cache.get('c')).toBeUndefined();
-    expect([cache.get('a')?.body.toString(), cache.get('d')?.body.toString()]).toEqual(['A', 'D']);
+  it('evicts the oldest entry first, unless it was read while in the older half', () => {
+    const cache = new ResponseCache({ validity: () => 'v1', maxEntries: 4 });
+    for (const k of ['a', 'b', 'c', 'd']) cache.set(k, entry(k.toUpperCase()));
+    // a and b are in the older half (3 and 2 entries written since): a read gives a second chance.
+    expect(read(cache, 'a')).toBe('A');
+    cache.set('e', entry('E'));
+    expect(read(cache, 'b')).toBeUndefined();
+    expect(read(cache, 'a')).toBe('A');
+    cache.set('f', entry('F'));
+    expect(read(cache, 'c')).toBeUndefined();
+    // a's second read came while it was young and moved nothing; d, never read, is the oldest now.
+    cache.set('g', entry('G'));
+    expect(read(cache, 'd')).toBeUndefined();
+    expect(['a', 'e', 'f', 'g'].map((k) => read(cache, k))).toEqual(['A', 'E', 'F', 'G']);
   });
 
   it('bounds the bytes of bodies and drops entries stored under another validity', () => {
@@ -134,23 +136,51 @@ describe('ResponseCache eviction', () => {
     cache.set('c', entry('1'));
     expect(cache.get('a')).toBeUndefined();
     expect(cache.size).toBe(2);
+    cache.set('big', entry('12345678901'));
+    expect(cache.get('big')).toBeUndefined();
     validity = 'v2';
     expect(cache.get('c')).toBeUndefined();
     expect(cache.size).toBe(1);
-    expect([cache.hits, cache.misses]).toEqual([0, 2]);
+    expect([cache.hits, cache.misses]).toEqual([0, 3]);
   });
 
-  it('keeps small bodies in memory of their own, not in the shared slab they were cut from', () => {
-    const cache = new ResponseCache({ validity: () => 'v1' });
-    const small = Buffer.from('{"data":[]}');
-    // Node cuts small Buffers from an 8 KB pool: caching the slice would keep the whole slab alive.
-    expect(small.buffer.byteLength).toBeGreaterThan(small.byteLength);
-    cache.set('small', { validity: 'v1', body: small, etag: undefined });
-    const body = cache.get('small')!.body;
-    expect(body.toString()).toBe('{"data":[]}');
-    expect(body.buffer.byteLength).toBe(body.byteLength);
-    const own = Buffer.allocUnsafeSlow(8_000).fill(32);
-    cache.set('own', { validity: 'v1', body: own, etag: undefined });
-    expect(cache.get('own')!.body).toBe(own);
+  it('never serves a body another one overwrote, across many trips round the slab', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const cache = new ResponseCache({ validity: () => 'v1', maxBytes: 4_096, maxEntries: 64 });
+    const latest = new Map<string, string>();
+    let served = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const key = `k${rand(200)}`;
+      if (rand(3) === 0) {
+        const body = `${key}:${i}:`.padEnd(1 + rand(300), String.fromCharCode(97 + rand(26)));
+        cache.set(key, entry(body));
+        latest.set(key, body);
+        // What was just stored is there.
+        expect(read(cache, key)).toBe(body);
+      } else {
+        const got = read(cache, key);
+        if (got !== undefined) {
+          served++;
+          expect(got).toBe(latest.get(key));
+        }
+      }
+      expect(cache.storedBytes).toBeLessThanOrEqual(4_096);
+      expect(cache.size).toBeLessThanOrEqual(64);
+    }
+    expect(served).toBeGreaterThan(1_000);
+  });
+
+  it('serves a copy: the slab may be overwritten while a slow client still holds what was sent', () => {
+    const cache = new ResponseCache({ validity: () => 'v1', maxBytes: 8 });
+    cache.set('a', entry('AAAAAAAA'));
+    const sent = cache.get('a')!.body;
+    cache.set('b', entry('BBBBBBBB'));
+    expect(sent.toString()).toBe('AAAAAAAA');
+    expect(read(cache, 'a')).toBeUndefined();
+    expect(read(cache, 'b')).toBe('BBBBBBBB');
   });
 });
