@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../metrics.js';
+import { JSON_TYPE } from './list-body.js';
 import { routeConfig } from './route-config.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * A per-process cache of rendered catalog responses. Exactness comes from the validity token: it changes with

@@ -1,8 +1,11 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
 import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
 import { setCompanyTags, slugify } from '../../src/catalog/tags.js';
 import { readCatalogVersion } from '../../src/catalog/version.js';
+import { CompanyListItemSchema } from '../../src/http/schemas/catalog.js';
+import { listOf, PaginationMeta } from '../../src/http/schemas/common.js';
 import { KeywordSearch } from '../../src/search/keyword.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany, addJobs } from './fixtures.js';
@@ -462,5 +465,53 @@ describe('catalog write helpers', () => {
     expect(companies.params).toEqual(['industry', ['x', 'y'], 'stage', ['seed'], 'other']);
     expect(companies.sql.startsWith('co.active AND co.id IN')).toBe(true);
     expect(jobFilterSql({}, 1)).toEqual({ sql: 'j.active', params: [] });
+  });
+});
+
+describe('GET /companies body', () => {
+  it('is byte for byte what the route schema serializer writes, escapes included', async () => {
+    const now = t.clock.now();
+    await addCompany(
+      t.deps.db,
+      {
+        name: 'Quote "Q" \\ Backslash — Ünïcode 🚀',
+        domain: 'escapes.example',
+        oneLiner: 'Line\nbreak, tab\t, </script> and \u2028',
+        tags: [tag('industry', 'Developer Tools'), tag('stage', 'Seed')],
+      },
+      now,
+    );
+    const schema = SerializerSelector()({ PaginationMeta }, {})({
+      schema: listOf(CompanyListItemSchema),
+      method: 'GET',
+      url: '/',
+      httpStatus: '200',
+    }) as (value: unknown) => string;
+    const token = t.token;
+    const urls = [
+      '/api/v1/companies',
+      '/api/v1/companies?limit=2&page=2',
+      '/api/v1/companies?industry=developer-tools,healthcare',
+      '/api/v1/companies?stage=seed&limit=1',
+      '/api/v1/companies?search=quote',
+      '/api/v1/companies?industry=no-such-tag',
+      '/api/v1/companies?page=4&limit=20',
+    ];
+    let items = 0;
+    for (const url of urls) {
+      for (const auth of [undefined, token]) {
+        // Twice: the second body reuses each item's JSON from the first.
+        for (let round = 0; round < 2; round++) {
+          const res = await t.get(url, auth);
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          const parsed = JSON.parse(res.body) as { data: unknown[] };
+          expect(res.body, url).toBe(schema(parsed));
+          items += parsed.data.length;
+        }
+      }
+    }
+    expect(items).toBeGreaterThan(20);
+    expect((await t.get('/api/v1/companies?search=quote')).body).toContain('Quote \\"Q\\" \\\\ Backslash');
   });
 });

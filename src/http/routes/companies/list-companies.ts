@@ -3,9 +3,11 @@ import type { CatalogService } from '../../../catalog/service.js';
 import {
   type CompanyCategory,
   type CompanyFilters,
+  type CompanyListItem,
   TAG_DIMENSIONS,
   type TagDimension,
 } from '../../../catalog/types.js';
+import { ListBody, sendJson } from '../../list-body.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
 import {
   CompanyCategorySchema,
@@ -45,6 +47,8 @@ export function companyFilters(q: Partial<Record<TagDimension, string>> & { cate
 
 /** GET /companies: active companies with tags, most active jobs first, or a ranked search shortlist. */
 export function listCompaniesRoute(app: App, catalog: CatalogService): void {
+  // The schema below still documents the body and types the route; the body itself is written by ListBody.
+  const body = new ListBody<CompanyListItem>(CompanyListItemSchema);
   app.get(
     '/companies',
     {
@@ -63,11 +67,11 @@ export function listCompaniesRoute(app: App, catalog: CatalogService): void {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = pageRequest(request.caller.policy, 'companies', request.query, 50);
       const filters = companyFilters(request.query);
       const result = await catalog.listCompanies(filters, optionalText(request.query.search), page);
-      return { data: result.items, meta: pageMeta(page, result.total) };
+      return sendJson(reply, body.render(result.items, pageMeta(page, result.total)));
     },
   );
 }
