@@ -136,7 +136,10 @@ export class HybridSearch implements SearchService {
     // The distinct locations naming a place, once, at first use (after the embedding's await, so from the
     // index as the scan sees it): a set lookup per job instead of a substring test per place.
     let atPlaces: Set<string> | undefined;
-    const atPlace = (a: JobAttrs) => (atPlaces ??= index.locationsWith(places)).has(a.location);
+    const atPlace = (a: JobAttrs) => {
+      if (atPlaces === undefined) atPlaces = index.locationsWith(places);
+      return atPlaces.has(a.location);
+    };
     if (this.mode !== 'keyword') {
       const vector = await this.stage('embed', () => this.queryVector(q));
       if (vector) {
