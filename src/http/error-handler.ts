@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, unavailable } from '../errors.js';
+import { AppError, type ErrorCode, ShedError, unavailable } from '../errors.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -108,7 +108,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = err instanceof AppError ? err : fromFastifyError(err);
     if (known) {
-      if (known.status === 503) request.log.warn({ err }, 'dependency unavailable');
+      if (known instanceof ShedError) request.log.debug({ code: known.code }, known.message);
+      else if (known.status === 503) request.log.warn({ err }, 'dependency unavailable');
       return sendError(reply, known);
     }
     if (isInputRejectedByDatabase(err)) {

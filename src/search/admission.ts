@@ -1,5 +1,5 @@
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
-import { AppError } from '../errors.js';
+import { type AppError, ShedError } from '../errors.js';
 import type { SearchService } from './types.js';
 
 /**
@@ -75,12 +75,7 @@ export class SearchGate {
 
   private busy(reason: RejectReason): AppError {
     this.onReject(reason);
-    return new AppError(
-      'SERVER_ERROR',
-      'Search is at capacity in this process; retry after Retry-After seconds',
-      { 'Retry-After': '1' },
-      503,
-    );
+    return new ShedError('Search is at capacity in this process; retry after Retry-After seconds', 1);
   }
 }
 

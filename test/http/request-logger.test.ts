@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { ShedError, unavailable } from '../../src/errors.js';
+import { registerErrorHandling } from '../../src/http/error-handler.js';
 import { requestLoggers } from '../../src/http/request-logger.js';
 
 function capture(level: string) {
@@ -64,5 +66,27 @@ describe('request loggers', () => {
     await app.close();
     expect(res.statusCode).toBe(200);
     expect(lines).toEqual([{ level: 40, reqId: 'req-1', msg: 'inside' }]);
+  });
+});
+
+describe('error logging', () => {
+  it('logs a dependency outage as a warning, but not each request shed on purpose', async () => {
+    const { logger, lines } = capture('warn');
+    const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
+    registerErrorHandling(app);
+    app.get('/shed', async () => {
+      throw new ShedError('Search is at capacity', 1);
+    });
+    app.get('/down', async () => {
+      throw unavailable('The database is unavailable');
+    });
+    const shed = await app.inject('/shed');
+    expect(shed.statusCode).toBe(503);
+    expect(shed.headers['retry-after']).toBe('1');
+    expect(shed.json()).toEqual({ error: { code: 'SERVER_ERROR', message: 'Search is at capacity' } });
+    expect(lines).toEqual([]);
+    expect((await app.inject('/down')).statusCode).toBe(503);
+    expect(lines.map((l) => l.msg)).toEqual(['dependency unavailable']);
+    await app.close();
   });
 });
