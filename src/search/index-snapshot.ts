@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CompanyDetailAttrs } from './catalog-index.js';
@@ -11,15 +11,24 @@ import type { StoredVector } from './vector-index.js';
  * feed (search_seq > seen, tombstones included) then brings it up to date, so an old snapshot is never wrong,
  * only slower to catch up.
  *
- * Layout: 8-byte magic, u32 LE length of a JSON header, the header (model, dims, seen, the rows' attributes in
- * columns) padded with spaces to a multiple of 8 bytes, then one record per row that has a vector, companies
- * first, in header order: the f64 LE scale and the int8 components padded to a multiple of 8 (the index's
- * stored form, vector-index.ts, so a restart restores exactly what was saved; ~11 MB at 100k × 100).
+ * Layout: 8-byte magic, u32 LE length of a JSON header, u32 LE size of the whole file (a file cut short is
+ * refused before anything is read), the header (model, dims, seen, the companies) padded with spaces to a multiple
+ * of 8 bytes, the company vector records, then the jobs in chunks of CHUNK_ROWS: u32 LE length of the chunk's JSON
+ * (its rows' attributes in columns, padded), u32 LE count of its vector records, the JSON, the records. A record is
+ * the f64 LE scale and the int8 components padded to a multiple of 8 (the index's stored form, vector-index.ts, so
+ * a restart restores exactly what was saved; ~11 MB at 100k × 100).
+ *
+ * Why chunks: format 06 held every job's attributes in one JSON header (~30 MB at 100k jobs). Reading it held the
+ * file's bytes, the decoded string and the parsed columns at once, ~150 MB of garbage that set the process's RSS
+ * peak during a start; writing it built the same at shutdown. A chunk is ~0.3 MB.
  */
 
 // 04: jobs and companies carry what their list items show and their list order reads. 05: companies carry
-// their detail. 06: vectors in the index's int8 form.
-const MAGIC = 'FLSNAP06';
+// their detail. 06: vectors in the index's int8 form. 07: jobs in chunks.
+const MAGIC = 'FLSNAP07';
+const PREFIX = 16;
+/** Jobs per chunk. */
+const CHUNK_ROWS = 5_000;
 const recordBytes = (dims: number) => 8 + Math.ceil(dims / 8) * 8;
 
 export interface SnapshotJob {
@@ -65,56 +74,98 @@ interface Header {
   seen: number;
   companies: Omit<SnapshotCompany, 'vector'>[];
   companyHasVector: string;
-  jobs: {
-    ids: string[];
-    companyIds: string[];
-    roles: string[];
-    places: string[];
-    titles: string[];
-    urls: string[];
-    postedAtUs: number[];
-    remote: string;
-    hasVector: string;
-  };
+  jobCount: number;
+}
+
+/** One chunk's jobs, in columns. */
+interface JobColumns {
+  ids: string[];
+  companyIds: string[];
+  roles: string[];
+  places: string[];
+  titles: string[];
+  urls: string[];
+  postedAtUs: number[];
+  remote: string;
+  hasVector: string;
+}
+
+/** JSON as bytes, padded with spaces (which JSON ignores) so that `before` + its length is a multiple of 8. */
+function paddedJson(value: unknown, before: number): Buffer {
+  const raw = Buffer.from(JSON.stringify(value), 'utf8');
+  return Buffer.concat([raw, Buffer.alloc((8 - ((before + raw.length) % 8)) % 8, ' ')]);
+}
+
+/** The records of `vectors`, in order. */
+function records(vectors: readonly StoredVector[], dims: number): Buffer {
+  const record = recordBytes(dims);
+  const out = Buffer.alloc(vectors.length * record);
+  vectors.forEach((v, i) => {
+    out.writeDoubleLE(v.scale, i * record);
+    out.set(new Uint8Array(v.values.buffer, v.values.byteOffset, dims), i * record + 8);
+  });
+  return out;
 }
 
 export function writeSnapshot(path: string, s: Snapshot): void {
-  const withVectors = [...s.companies, ...s.jobs].filter((r) => r.vector !== null);
   const header: Header = {
     model: s.model,
     dims: s.dims,
     seen: s.seen,
     companies: s.companies.map(({ vector: _v, ...rest }) => rest),
     companyHasVector: s.companies.map((c) => (c.vector ? '1' : '0')).join(''),
-    jobs: {
-      ids: s.jobs.map((j) => j.id),
-      companyIds: s.jobs.map((j) => j.companyId),
-      roles: s.jobs.map((j) => j.role),
-      places: s.jobs.map((j) => j.place),
-      titles: s.jobs.map((j) => j.title),
-      urls: s.jobs.map((j) => j.url),
-      postedAtUs: s.jobs.map((j) => j.postedAtUs),
-      remote: s.jobs.map((j) => (j.remote ? '1' : '0')).join(''),
-      hasVector: s.jobs.map((j) => (j.vector ? '1' : '0')).join(''),
-    },
+    jobCount: s.jobs.length,
   };
-  const raw = Buffer.from(JSON.stringify(header), 'utf8');
-  // 12 bytes of prefix + the header end on a multiple of 8; JSON ignores trailing spaces.
-  const json = Buffer.concat([raw, Buffer.alloc((8 - ((12 + raw.length) % 8)) % 8, ' ')]);
-  const record = recordBytes(s.dims);
-  const vectors = Buffer.alloc(withVectors.length * record);
-  withVectors.forEach((r, i) => {
-    const v = r.vector as StoredVector;
-    vectors.writeDoubleLE(v.scale, i * record);
-    vectors.set(new Uint8Array(v.values.buffer, v.values.byteOffset, s.dims), i * record + 8);
-  });
-  const prefix = Buffer.alloc(12);
-  prefix.write(MAGIC, 0, 'latin1');
-  prefix.writeUInt32LE(json.length, 8);
   mkdirSync(dirname(path), { recursive: true });
   // Written beside and renamed into place: a crash mid-write leaves the previous snapshot, never half of one.
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([prefix, json, vectors]));
+  const fd = openSync(tmp, 'w');
+  try {
+    let size = 0;
+    const write = (buf: Buffer) => {
+      for (let done = 0; done < buf.length; )
+        done += writeSync(fd, buf, done, buf.length - done, size + done);
+      size += buf.length;
+    };
+    const json = paddedJson(header, PREFIX);
+    write(Buffer.alloc(PREFIX));
+    write(json);
+    write(
+      records(
+        s.companies.flatMap((c) => (c.vector ? [c.vector] : [])),
+        s.dims,
+      ),
+    );
+    for (let at = 0; at < s.jobs.length; at += CHUNK_ROWS) {
+      const rows = s.jobs.slice(at, at + CHUNK_ROWS);
+      const columns: JobColumns = {
+        ids: rows.map((j) => j.id),
+        companyIds: rows.map((j) => j.companyId),
+        roles: rows.map((j) => j.role),
+        places: rows.map((j) => j.place),
+        titles: rows.map((j) => j.title),
+        urls: rows.map((j) => j.url),
+        postedAtUs: rows.map((j) => j.postedAtUs),
+        remote: rows.map((j) => (j.remote ? '1' : '0')).join(''),
+        hasVector: rows.map((j) => (j.vector ? '1' : '0')).join(''),
+      };
+      const vectors = rows.flatMap((j) => (j.vector ? [j.vector] : []));
+      const chunk = paddedJson(columns, 8);
+      const prefix = Buffer.alloc(8);
+      prefix.writeUInt32LE(chunk.length, 0);
+      prefix.writeUInt32LE(vectors.length, 4);
+      write(prefix);
+      write(chunk);
+      write(records(vectors, s.dims));
+    }
+    const prefix = Buffer.alloc(PREFIX);
+    prefix.write(MAGIC, 0, 'latin1');
+    prefix.writeUInt32LE(json.length, 8);
+    prefix.writeUInt32LE(size, 12);
+    writeSync(fd, prefix, 0, PREFIX, 0);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
 }
 
@@ -133,13 +184,10 @@ export interface SnapshotReader {
   close(): Promise<void>;
 }
 
-/** Rows with a vector per file read (~0.5 MB at 100 dimensions). */
-const READ_ROWS = 5_000;
-
 /**
  * Opens the snapshot at `path` for this model, or undefined when there is none, it is for another model, or it is
- * unreadable (then it is deleted). Only the header is read here; the vectors (~11 MB at 100k jobs) are streamed
- * by jobs(), so a start never holds the file and the index's copy at once.
+ * unreadable or cut short (then it is deleted). Only the header (companies) is read here; the jobs are streamed a
+ * chunk at a time by jobs(), so a start never holds the file's jobs and the index's copy at once.
  */
 export async function readSnapshot(path: string, model: string): Promise<SnapshotReader | undefined> {
   let file: FileHandle;
@@ -150,24 +198,22 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
   }
   try {
     const { size } = await file.stat();
-    const prefix = await readExactly(file, 0, 12);
+    const prefix = await readExactly(file, 0, PREFIX);
     if (prefix.toString('latin1', 0, 8) !== MAGIC) throw new Error('unknown format');
     const length = prefix.readUInt32LE(8);
-    const header = JSON.parse((await readExactly(file, 12, length)).toString('utf8')) as Header;
+    if (prefix.readUInt32LE(12) !== size || PREFIX + length > size) {
+      throw new Error('snapshot size does not match its prefix');
+    }
+    const header = JSON.parse((await readExactly(file, PREFIX, length)).toString('utf8')) as Header;
     if (header.model !== model) {
       await file.close();
       return undefined;
     }
     const dims = header.dims;
     const record = recordBytes(dims);
-    const j = header.jobs;
     const companyVectors = count(header.companyHasVector);
-    const jobVectors = count(j.hasVector);
-    if (size !== 12 + length + (companyVectors + jobVectors) * record) {
-      throw new Error('vector count does not match the header');
-    }
     // Company vectors come first and are few: copied out whole.
-    const companyRecords = await readExactly(file, 12 + length, companyVectors * record);
+    const companyRecords = await readExactly(file, PREFIX + length, companyVectors * record);
     let nextCompany = 0;
     const companies = header.companies.map((c, i) => {
       if (header.companyHasVector[i] !== '1') return { ...c, vector: null };
@@ -175,43 +221,50 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
       nextCompany++;
       return { ...c, vector };
     });
-    const jobsAt = 12 + length + companyVectors * record;
+    const jobsAt = PREFIX + length + companyVectors * record;
     return {
       model: header.model,
       dims,
       seen: header.seen,
       companies,
-      jobCount: j.ids.length,
+      jobCount: header.jobCount,
       async *jobs() {
-        const bytes = Buffer.alloc(READ_ROWS * record);
-        let inChunk = 0;
-        let loaded = 0;
-        let read = 0;
-        for (let i = 0; i < j.ids.length; i++) {
-          let vector: StoredVector | null = null;
-          if (j.hasVector[i] === '1') {
-            if (inChunk === loaded) {
-              const rows = Math.min(READ_ROWS, jobVectors - read);
-              await readInto(file, bytes, jobsAt + read * record, rows * record);
-              read += rows;
-              loaded = rows;
-              inChunk = 0;
-            }
-            vector = storedAt(bytes, inChunk * record, dims);
-            inChunk++;
+        let position = jobsAt;
+        let left = header.jobCount;
+        while (left > 0) {
+          const chunkPrefix = await readExactly(file, position, 8);
+          const jsonLength = chunkPrefix.readUInt32LE(0);
+          const vectors = chunkPrefix.readUInt32LE(4);
+          // Lengths from the file are checked before anything is allocated for them.
+          if (position + 8 + jsonLength + vectors * record > size)
+            throw new Error('snapshot file ended early');
+          const j = JSON.parse(
+            (await readExactly(file, position + 8, jsonLength)).toString('utf8'),
+          ) as JobColumns;
+          const bytes = await readExactly(file, position + 8 + jsonLength, vectors * record);
+          position += 8 + jsonLength + vectors * record;
+          if (j.ids.length === 0 || j.ids.length > left || count(j.hasVector) !== vectors) {
+            throw new Error('snapshot chunk does not match its header');
           }
-          yield {
-            id: j.ids[i]!,
-            companyId: j.companyIds[i]!,
-            role: j.roles[i]!,
-            place: j.places[i]!,
-            remote: j.remote[i] === '1',
-            title: j.titles[i]!,
-            url: j.urls[i]!,
-            postedAtUs: j.postedAtUs[i]!,
-            vector,
-          };
+          left -= j.ids.length;
+          let next = 0;
+          for (let i = 0; i < j.ids.length; i++) {
+            let vector: StoredVector | null = null;
+            if (j.hasVector[i] === '1') vector = storedAt(bytes, next++ * record, dims);
+            yield {
+              id: j.ids[i]!,
+              companyId: j.companyIds[i]!,
+              role: j.roles[i]!,
+              place: j.places[i]!,
+              remote: j.remote[i] === '1',
+              title: j.titles[i]!,
+              url: j.urls[i]!,
+              postedAtUs: j.postedAtUs[i]!,
+              vector,
+            };
+          }
         }
+        if (position !== size) throw new Error('snapshot has bytes after its last chunk');
       },
       close: () => file.close(),
     };

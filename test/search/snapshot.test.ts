@@ -151,3 +151,55 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     expect(existsSync(snapshotFile())).toBe(false);
   });
 });
+
+describe('snapshot file format', () => {
+  it('round-trips jobs across chunk boundaries, with and without vectors, and refuses a file cut mid-chunk', async () => {
+    const dir = await freshDataDir();
+    const path = join(dir, 'search-index.snapshot');
+    try {
+      const dims = 10;
+      const vector = (i: number) => ({
+        scale: (i + 1) / 1_000,
+        values: Int8Array.from({ length: dims }, (_, d) => ((i * 7 + d * 13) % 255) - 127),
+      });
+      const jobs = Array.from({ length: 12_345 }, (_, i) => ({
+        id: `job-${i}`,
+        companyId: `co-${i % 17}`,
+        role: i % 3 === 0 ? 'fde' : 'csm',
+        place: i % 5 === 0 ? 'Zürich, CH — "HQ"' : 'Remote',
+        remote: i % 2 === 0,
+        title: `Title ${i}\twith\\escapes`,
+        url: `https://jobs.example/${i}`,
+        postedAtUs: 1_700_000_000_000_000 + i,
+        vector: i % 11 === 0 ? null : vector(i),
+      }));
+      const companies = [
+        {
+          id: 'co-0',
+          name: 'Zero',
+          slug: 'zero',
+          category: 'other',
+          active: true,
+          domain: 'zero.example',
+          oneLiner: 'z',
+          activeJobCount: 3,
+          nameKey: 'zero',
+          tagList: [],
+          detail: {} as never,
+          vector: vector(99),
+        },
+      ];
+      writeSnapshot(path, { model: 'm', dims, seen: 42, companies, jobs });
+      const read = await readWholeSnapshot(path, 'm');
+      expect(read?.seen).toBe(42);
+      expect(read?.companies).toEqual(companies);
+      expect(read?.jobs).toEqual(jobs);
+      // Cut inside the second chunk: refused before anything is read, and deleted.
+      truncateSync(path, Math.floor(statSync(path).size / 2));
+      expect(await readSnapshot(path, 'm')).toBeUndefined();
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
