@@ -40,6 +40,8 @@ interface Entry {
   length: number;
   /** Writes before this one: its age in entries. */
   seq: number;
+  /** Times the ring had wrapped when it was written: its age in bytes, with offset and the head. */
+  lap: number;
 }
 
 export class ResponseCache {
@@ -50,6 +52,7 @@ export class ResponseCache {
   private slab: Buffer | undefined;
   /** Where the next body is written. */
   private head = 0;
+  private lap = 0;
   private writes = 0;
   private bytes = 0;
   private readonly maxEntries: number;
@@ -82,8 +85,9 @@ export class ResponseCache {
     const body = Buffer.allocUnsafe(entry.length);
     this.slab!.copy(body, 0, entry.offset, entry.offset + entry.length);
     const hit = { validity: entry.validity, body, etag: entry.etag };
-    // Read while in the older half of the ring (bytes written since it, counting the wrap, or entries): keep it.
-    const bytesSince = (this.head - entry.offset + this.capacity) % this.capacity;
+    // Read while in the older half of the ring (bytes written since it, or entries): keep it. A live entry is
+    // at most one lap behind (the wrap evicts what the last lap left at the slab's end).
+    const bytesSince = (this.lap - entry.lap) * this.capacity + this.head - entry.offset;
     if (bytesSince > this.capacity / 2 || this.writes - entry.seq > this.maxEntries / 2) this.set(key, hit);
     return hit;
   }
@@ -99,6 +103,7 @@ export class ResponseCache {
       // The end of the slab is too short: what is stored there is the oldest, and goes first.
       while (this.first < this.ring.length && this.ring[this.first]!.offset >= this.head) this.evictOldest();
       this.head = 0;
+      this.lap++;
     }
     const end = this.head + length;
     while (this.first < this.ring.length) {
@@ -114,6 +119,7 @@ export class ResponseCache {
       offset: this.head,
       length,
       seq: this.writes++,
+      lap: this.lap,
     };
     this.head = end;
     this.entries.set(key, entry);

@@ -128,6 +128,20 @@ describe('ResponseCache eviction', () => {
     expect(['a', 'e', 'f', 'g'].map((k) => read(cache, k))).toEqual(['A', 'E', 'F', 'G']);
   });
 
+  it('gives a second chance by bytes too, across the wrap of the ring', () => {
+    const cache = new ResponseCache({ validity: () => 'v1', maxBytes: 100 });
+    const body = (k: string) => k.repeat(10);
+    for (const k of 'abcdefghij') cache.set(k, entry(body(k)));
+    // k wraps the ring and takes a's bytes; b is next in line, its bytes right at the head.
+    cache.set('k', entry(body('k')));
+    expect(read(cache, 'a')).toBeUndefined();
+    expect(read(cache, 'b')).toBe(body('b'));
+    for (const k of 'lmnopqrs') cache.set(k, entry(body(k)));
+    expect(read(cache, 'b')).toBe(body('b'));
+    expect(read(cache, 'c')).toBeUndefined();
+    expect(cache.storedBytes).toBeLessThanOrEqual(100);
+  });
+
   it('bounds the bytes of bodies and drops entries stored under another validity', () => {
     let validity = 'v1';
     const cache = new ResponseCache({ validity: () => validity, maxBytes: 10 });
