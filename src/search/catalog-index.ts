@@ -15,7 +15,8 @@ import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
  * process. On PostgreSQL a sequence value can commit after a larger one, so the feed re-reads the last
  * `lagMs` of changes each time (idempotently), and re-reads everything once, `lagMs` after a full load, for
  * writes that drew their value before the load and committed after it; a writer transaction open longer than
- * `lagMs` (default 10 s) could be missed until the next full reload (`reload()`, run every `fullReloadMs`).
+ * `lagMs` (default 10 s) could be missed until the next full re-read (every `fullReloadMs`, in chunks, with
+ * searches served meanwhile; `reload()` empties and reloads at once).
  */
 
 export interface JobAttrs {
@@ -96,7 +97,7 @@ export interface CatalogIndexOptions {
   now?: () => number;
   /** Re-read window for out-of-order sequence commits in ms (default 10000 on PostgreSQL, 0 on PGlite). */
   lagMs?: number;
-  /** Full reload period in ms (default 10 minutes on PostgreSQL, never on PGlite). */
+  /** Period of the full re-read in ms (default 10 minutes on PostgreSQL, never on PGlite). */
   fullReloadMs?: number;
   /**
    * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
@@ -207,8 +208,14 @@ export class CatalogIndex {
   private marks: { at: number; seq: number }[] = [];
   private lastFull = 0;
   private loaded = false;
-  /** When the one full re-read scheduled by the last load on PostgreSQL is due. */
+  /** When the next full re-read is due: a lag window after a load on PostgreSQL, and every fullReloadMs. */
   private rereadAt: number | undefined;
+  /**
+   * The newest truncation marker (tombstone seq) visible when the last load from the database began: the load's
+   * reads already reflect it and every older one. Markers are never deleted, so without this every re-read found
+   * an old one again and reloaded (on PostgreSQL, after any TRUNCATE: a blocking full load every lag window).
+   */
+  private truncatedAt = 0;
   /** A full re-read in progress: the job id its next chunk starts after. */
   private rereadAfter: string | undefined;
   private closed = false;
@@ -283,12 +290,22 @@ export class CatalogIndex {
 
   private async doRefresh(): Promise<void> {
     const now = this.now();
-    if (!this.loaded || now - this.lastFull >= this.fullReloadMs) {
+    if (!this.loaded) {
       await this.loadAll(now);
       return;
     }
-    // The one full re-read a load on PostgreSQL schedules (see loadAll): companies and tombstones at once, jobs a
-    // chunk per round (below), so no search waits for all of it.
+    // The periodic safety net for writes the feed may have missed is a re-read, not a reload: a reload emptied
+    // the index and made every search wait for the bulk read (~5 s at 100k jobs on PostgreSQL, every 10 minutes).
+    if (
+      now - this.lastFull >= this.fullReloadMs &&
+      this.rereadAt === undefined &&
+      this.rereadAfter === undefined
+    ) {
+      this.lastFull = now;
+      this.rereadAt = now;
+    }
+    // A full re-read (scheduled by a load on PostgreSQL, see loadAll, and periodically): companies and tombstones
+    // at once, jobs a chunk per round (below), so no search waits for all of it.
     if (this.rereadAt !== undefined && now >= this.rereadAt) {
       this.rereadAt = undefined;
       if (await this.rereadCompaniesAndTombstones(now)) return;
@@ -325,8 +342,8 @@ export class CatalogIndex {
     for (const r of companies) this.putCompany(r);
     const jobs = await this.changedRows<JobRow>(CHANGED_JOB_IDS, JOB_SELECT, 'j.id', since);
     for (const r of jobs) this.putJob(r);
-    const gone = await this.db.query<{ kind: string; id: string }>(
-      'SELECT kind, id FROM search_tombstones WHERE seq > $1',
+    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
+      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
       [since],
     );
     if (this.applyTombstones(gone)) return this.loadAll(now);
@@ -340,10 +357,14 @@ export class CatalogIndex {
   }
 
   /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */
-  private applyTombstones(gone: { kind: string; id: string }[]): boolean {
+  private applyTombstones(gone: { kind: string; id: string; seq: number }[]): boolean {
     for (const g of gone) {
-      // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all.
-      if (g.kind === 'truncate') return true;
+      // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all, unless
+      // the last load already read the tables after it.
+      if (g.kind === 'truncate') {
+        if (g.seq > this.truncatedAt) return true;
+        continue;
+      }
       if (g.kind === 'job') this.removeJob(g.id);
       else this.removeCompany(g.id);
     }
@@ -353,7 +374,9 @@ export class CatalogIndex {
   /** The first step of a full re-read; true when it found a truncation and reloaded instead. */
   private async rereadCompaniesAndTombstones(now: number): Promise<boolean> {
     for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
-    const gone = await this.db.query<{ kind: string; id: string }>('SELECT kind, id FROM search_tombstones');
+    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
+      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones',
+    );
     if (!this.applyTombstones(gone)) return false;
     await this.loadAll(now);
     return true;
@@ -378,7 +401,7 @@ export class CatalogIndex {
   }
 
   /**
-   * Start-up and periodic full reload: two bulk reads (companies, then active jobs with their vectors). At
+   * Start-up, reload() and truncations: two bulk reads (companies, then active jobs with their vectors). At
    * start a valid snapshot replaces them, and the change feed brings it up to date.
    */
   private async loadAll(now: number): Promise<void> {
@@ -404,8 +427,13 @@ export class CatalogIndex {
       await this.doRefresh();
       return;
     }
-    // Read the sequence first: anything drawn after this point is re-read by the next delta.
+    // Read the sequence first: anything drawn after this point is re-read by the next delta. And the newest
+    // truncation marker: it committed before the reads below, which therefore reflect it.
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+    const [truncated] = await this.db.query<{ v: number }>(
+      `SELECT coalesce(max(seq), 0)::float8 AS v FROM search_tombstones WHERE kind = 'truncate'`,
+    );
+    this.truncatedAt = truncated?.v ?? 0;
     for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
     await this.bulkLoadJobs();
     this.seen = last?.v ?? 0;

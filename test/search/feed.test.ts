@@ -171,6 +171,41 @@ it('runs no statement while no write went through the embedded database, and rea
   expect(index.jobs.attributes(job!.id)?.location).toBe('quiet, then');
 });
 
+it.skipIf(!serverUrl())(
+  're-reads everything periodically without emptying the index, and an old truncation does not reload it',
+  async () => {
+    const clock = new TestClock();
+    // The marker an earlier TRUNCATE left (markers stay): the load below reads the tables after it.
+    await t.deps.db.query(
+      `INSERT INTO search_tombstones (kind, id) VALUES ('truncate', '00000000-0000-0000-0000-000000000000')`,
+    );
+    const index = new CatalogIndex(t.deps.db, {
+      model: t.deps.searchParts.embedder.id,
+      now: clock.now,
+      lagMs: 10_000,
+      fullReloadMs: 60_000,
+    });
+    await index.refresh();
+    let cleared = 0;
+    index.listen({ cleared: () => cleared++ });
+    const size = index.jobs.size;
+    const [job] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active OFFSET 3 LIMIT 1');
+    // The re-read a lag window after the load, then the periodic one: each leaves the index whole meanwhile.
+    for (const [advance, place] of [
+      [11_000, 'Reread, One'],
+      [60_000, 'Reread, Two'],
+    ] as const) {
+      await t.deps.db.query(`UPDATE jobs SET location = $2 WHERE id = $1`, [job!.id, place]);
+      clock.advance(advance);
+      await index.refresh();
+      expect(index.loading).toBe(false);
+      expect(index.jobs.size).toBe(size);
+      expect(index.jobs.attributes(job!.id)?.location).toBe(place.toLowerCase());
+    }
+    expect(cleared).toBe(0);
+  },
+);
+
 async function dbName(): Promise<string> {
   const [row] = await t.deps.db.query<{ name: string }>('SELECT current_database() AS name');
   return row!.name;
