@@ -177,8 +177,8 @@ export interface SnapshotReader {
   companies: SnapshotCompany[];
   jobCount: number;
   /**
-   * The jobs in file order, read a chunk at a time: a row's vector values are a view into a reused buffer, valid until
-   * the next row is taken (the index copies it at once). Throws on a short read (a file truncated meanwhile).
+   * The jobs in file order, read a chunk at a time: a row's vector values are a view into its chunk's buffer (the
+   * index copies them at once). Throws on a short read (a file truncated meanwhile).
    */
   jobs(): AsyncGenerator<SnapshotJob>;
   close(): Promise<void>;

@@ -258,10 +258,9 @@ export class VectorIndex<A> {
     let l1 = 0;
     for (let d = 0; d < this.dims; d++) l1 += Math.abs(vector.values[d]!);
     const end = (slot + 1) * this.stride;
-    this.tail ??= new DataView(buffer);
-    if (this.tail.buffer !== buffer) this.tail = new DataView(buffer);
-    this.tail.setInt32(end - ROW_TAIL, l1, true);
-    this.tail.setFloat64(end - 8, vector.scale, true);
+    if (this.tail?.buffer !== buffer) this.tail = new DataView(buffer);
+    this.tail!.setInt32(end - ROW_TAIL, l1, true);
+    this.tail!.setFloat64(end - 8, vector.scale, true);
     this.scale[slot] = vector.scale;
   }
 
