@@ -1,13 +1,23 @@
 /**
  * SmartRecruiters Posting API (external-apis.md §1.5): offset/limit pages of at most 100 partial postings;
- * the description and human URL come from one detail call per posting.
+ * the description and human URL come from one detail call per posting. As the vendor's notes advise, details
+ * are fetched only for new or changed postings: a posting the store already holds with a description and the same
+ * title keeps its stored URL and description. The listing carries no edit time, so the caller leaves a rotating
+ * share of postings out of `known` (store/jobs.ts knownPostings): every posting's details are re-read weekly.
  */
 import { Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
 import { boardSegment, fetchVendorJson, mapLimit } from './http.js';
 import { Id, Nullable, OptBool, OptNum, OptStr } from './schema.js';
 import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from './text.js';
-import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
+import {
+  type BoardRef,
+  type KnownPosting,
+  type KnownPostings,
+  type NormalizedPosting,
+  type SourceAdapter,
+  SourceError,
+} from './types.js';
 
 const PAGE_SIZE = 100;
 /** 100 pages × 100 = 10,000 postings, beyond any real company; guards a vendor that ignores `offset`. */
@@ -50,6 +60,11 @@ const Detail = Type.Object({
   ),
 });
 
+/** The stored posting when the listing shows it unchanged (its details need no new request). */
+function unchanged(stored: KnownPosting | undefined, listed: { name: string }): KnownPosting | undefined {
+  return stored && stored.descriptionText !== '' && stored.title === listed.name.trim() ? stored : undefined;
+}
+
 export const smartrecruiters: SourceAdapter = {
   provider: 'smartrecruiters',
   boardUrl: (token) => `https://careers.smartrecruiters.com/${encodeURIComponent(token)}`,
@@ -58,7 +73,12 @@ export const smartrecruiters: SourceAdapter = {
     const page = await fetchVendorJson('smartrecruiters', client, url, Page);
     return page.totalFound ?? page.content.length;
   },
-  async fetchPostings(board: BoardRef, client: HttpClient): Promise<NormalizedPosting[]> {
+  usesKnown: true,
+  async fetchPostings(
+    board: BoardRef,
+    client: HttpClient,
+    known?: KnownPostings,
+  ): Promise<NormalizedPosting[]> {
     const company = boardSegment('smartrecruiters', board.token);
     const base = `https://api.smartrecruiters.com/v1/companies/${company}/postings`;
     const out: NormalizedPosting[] = [];
@@ -70,14 +90,18 @@ export const smartrecruiters: SourceAdapter = {
         `${base}?limit=${PAGE_SIZE}&offset=${offset}`,
         Page,
       );
+      const kept = data.content.map((p) => unchanged(known?.get(String(p.id)), p));
+      const changed = data.content.filter((_, i) => kept[i] === undefined);
       // Detail calls overlap (the client still caps in-flight requests per host and spaces them).
-      const details = await mapLimit(data.content, DETAIL_CONCURRENCY, (p) =>
+      const fetched = await mapLimit(changed, DETAIL_CONCURRENCY, (p) =>
         fetchVendorJson('smartrecruiters', client, `${base}/${encodeURIComponent(String(p.id))}`, Detail),
       );
+      const details = new Map(changed.map((p, i) => [p, fetched[i] ?? {}]));
       data.content.forEach((p, i) => {
         const id = String(p.id);
-        const detail = details[i] ?? {};
+        const detail = details.get(p) ?? {};
         const s = detail.jobAd?.sections;
+        const stored = kept[i];
         const loc = p.location;
         const location =
           nonEmpty(loc?.fullLocation) ??
@@ -96,12 +120,15 @@ export const smartrecruiters: SourceAdapter = {
           department: nonEmpty(p.department?.label) ?? nonEmpty(p.function?.label),
           postedAt: parseDate(p.releasedDate),
           url:
+            stored?.url ??
             nonEmpty(detail.postingUrl) ??
             `https://jobs.smartrecruiters.com/${company}/${encodeURIComponent(id)}`,
-          descriptionText: [s?.jobDescription, s?.qualifications, s?.additionalInformation]
-            .map((sec) => htmlToText(sec?.text))
-            .filter((t) => t.length > 0)
-            .join('\n\n'),
+          descriptionText:
+            stored?.descriptionText ??
+            [s?.jobDescription, s?.qualifications, s?.additionalInformation]
+              .map((sec) => htmlToText(sec?.text))
+              .filter((t) => t.length > 0)
+              .join('\n\n'),
         });
       });
       const total = data.totalFound ?? null;

@@ -52,6 +52,19 @@ export interface NormalizedPosting {
   salary?: Salary;
 }
 
+/**
+ * What the store holds for a posting still listed on a board, so that an adapter paying one request per posting
+ * for its details (SmartRecruiters) can skip that request when the listing shows the posting unchanged.
+ */
+export interface KnownPosting {
+  title: string;
+  url: string;
+  descriptionText: string;
+}
+
+/** Known postings of one board by external id. */
+export type KnownPostings = ReadonlyMap<string, KnownPosting>;
+
 export type SourceErrorCode =
   /** The board does not exist (any more): 404 from the vendor. Not retryable; the caller deactivates it. */
   | 'board_not_found'
@@ -81,8 +94,13 @@ export interface SourceAdapter {
   readonly provider: Provider;
   /** The human-facing board URL for a token, e.g. https://boards.greenhouse.io/acme. */
   boardUrl(token: string): string;
-  /** Every currently listed posting of the board (all pages). Throws SourceError. */
-  fetchPostings(board: BoardRef, client: HttpClient): Promise<NormalizedPosting[]>;
+  /**
+   * Every currently listed posting of the board (all pages). Throws SourceError. `known`: what the store holds
+   * for the board, read by the caller only when `usesKnown` is set.
+   */
+  fetchPostings(board: BoardRef, client: HttpClient, known?: KnownPostings): Promise<NormalizedPosting[]>;
+  /** True when fetchPostings saves vendor requests with `known` (worth the caller's read of it). */
+  readonly usesKnown?: boolean;
   /**
    * Cheap existence check used when validating a detected board: the number of listed postings, with as few
    * vendor calls as the API allows (no per-posting detail calls). Throws SourceError like fetchPostings.

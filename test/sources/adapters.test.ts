@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutboundClient, type OutboundClient } from '../../src/net/client.js';
 import { ADAPTERS } from '../../src/sources/index.js';
-import { type BoardRef, PROVIDERS, type Provider, SourceError } from '../../src/sources/types.js';
+import {
+  type BoardRef,
+  type KnownPostings,
+  type NormalizedPosting,
+  PROVIDERS,
+  type Provider,
+  SourceError,
+} from '../../src/sources/types.js';
 import { type FakeAts, generatePostings, startFakeAts } from '../support/fake-ats.js';
 
 const fixture = (name: string) =>
@@ -168,6 +175,54 @@ describe('recorded fixtures normalise to the posting shape', () => {
     });
     expect(first?.descriptionText).toContain('Join us & help customers adopt AI');
     expect(first?.descriptionText).toContain('• Curiosity');
+  });
+});
+
+describe('smartrecruiters: details only for new or changed postings', () => {
+  const details = (from: number) =>
+    ats.requests
+      .slice(from)
+      .filter((r) => /\/postings\/\d+$/.test(r.path))
+      .map((r) => r.path.split('/').pop());
+  const knownOf = (postings: NormalizedPosting[]): KnownPostings =>
+    new Map(
+      postings.map((p) => [p.externalId, { title: p.title, url: p.url, descriptionText: p.descriptionText }]),
+    );
+  const fetchKnown = (token: string, known: KnownPostings) =>
+    ADAPTERS.smartrecruiters.fetchPostings(board('smartrecruiters', token), client, known);
+
+  it('reuses the stored URL and description of a posting listed unchanged', async () => {
+    ats.setBoard('smartrecruiters', 'Known1', generatePostings(5));
+    let before = ats.requests.length;
+    const first = await fetchAll('smartrecruiters', 'Known1');
+    expect(details(before)).toHaveLength(5);
+    before = ats.requests.length;
+    const again = await fetchKnown('Known1', knownOf(first));
+    expect(details(before)).toEqual([]);
+    expect(again).toEqual(first);
+  });
+
+  it('fetches details of new, retitled and description-less postings, and only those', async () => {
+    const postings = generatePostings(4);
+    ats.setBoard('smartrecruiters', 'Known2', postings);
+    const known = new Map(knownOf(await fetchAll('smartrecruiters', 'Known2')));
+    const [a, b, c, d] = postings.map((p) => p.id);
+    known.delete(a as string);
+    known.set(c as string, { ...known.get(c as string)!, descriptionText: '' });
+    ats.setBoard('smartrecruiters', 'Known2', [
+      ...postings
+        .slice(0, 3)
+        .map((p) => (p.id === b ? { ...p, title: 'Renamed Role', descriptionHtml: '<p>New body</p>' } : p)),
+      postings[3]!,
+    ]);
+    const before = ats.requests.length;
+    const out = await fetchKnown('Known2', known);
+    expect(details(before).sort()).toEqual([a, b, c].sort());
+    expect(out.find((p) => p.externalId === b)).toMatchObject({ title: 'Renamed Role' });
+    expect(out.find((p) => p.externalId === b)?.descriptionText).toContain('New body');
+    expect(out.find((p) => p.externalId === d)?.descriptionText).toBe(
+      known.get(d as string)?.descriptionText,
+    );
   });
 });
 

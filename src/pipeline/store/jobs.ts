@@ -1,6 +1,6 @@
 import type { RoleCategory } from '../../catalog/types.js';
 import type { Queryable } from '../../db/port.js';
-import type { NormalizedPosting, Provider } from '../../sources/types.js';
+import type { KnownPosting, NormalizedPosting, Provider } from '../../sources/types.js';
 
 /**
  * Job writes of a scrape. Idempotent by construction: postings upsert on (company, source, external id), so a
@@ -110,4 +110,29 @@ export async function deactivateBoardJobs(tx: Queryable, boardId: string, nowMs:
     [boardId, new Date(nowMs)],
   );
   return rows.length;
+}
+
+/** Days over which every posting's vendor details are read again at least once (see knownPostings). */
+export const DETAIL_REFRESH_DAYS = 7;
+
+/**
+ * The board's active postings with their stored title, URL and description, for adapters that pay one request
+ * per posting for its details (SourceAdapter.usesKnown). A listing cannot show that a description was edited, so
+ * each day one share of the postings (by a hash of the external id) is left out and its details are read again:
+ * every posting's at least once every DETAIL_REFRESH_DAYS days, spread evenly over them.
+ */
+export async function knownPostings(
+  db: Queryable,
+  boardId: string,
+  nowMs: number,
+): Promise<Map<string, KnownPosting>> {
+  const day = Math.floor(nowMs / 86_400_000) % DETAIL_REFRESH_DAYS;
+  const rows = await db.query<{ external_id: string; title: string; url: string; description: string }>(
+    `SELECT external_id, title, url, description FROM jobs
+      WHERE board_id = $1 AND active AND description <> '' AND abs(hashtext(external_id)::bigint) % $3 <> $2`,
+    [boardId, day, DETAIL_REFRESH_DAYS],
+  );
+  return new Map(
+    rows.map((r) => [r.external_id, { title: r.title, url: r.url, descriptionText: r.description }]),
+  );
 }

@@ -17,7 +17,10 @@ export interface PipelineContext {
   /** Fetches the homepage (and about page) and extracts company facts. */
   enrichCompany(domain: string): Promise<CompanyFacts>;
   discoverBoards(domain: string): Promise<DiscoveryResult>;
-  /** Every posting currently listed on a board; throws SourceError (board_not_found when it is gone). */
+  /**
+   * Every posting currently listed on a board; throws SourceError (board_not_found when it is gone). Adapters that
+   * pay a request per posting for details get what the store holds for the board, to skip unchanged ones.
+   */
   fetchPostings(board: StoredBoard): Promise<NormalizedPosting[]>;
   classifyRole(title: string, department: string | null): RoleCategory;
   /** Re-computes search embeddings of changed rows (skips rows whose text did not change). */

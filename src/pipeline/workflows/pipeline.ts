@@ -11,6 +11,7 @@ import { DbosEngine } from '../engine/dbos-engine.js';
 import type { EngineLogger } from '../engine/logger.js';
 import type { WorkflowDefinition, WorkflowObserver } from '../engine/types.js';
 import { createEnricher, fetchCompanyPages } from '../enrich/index.js';
+import { knownPostings } from '../store/jobs.js';
 import { WORKFLOWS_VERSION, workflowCatalog } from './catalog.js';
 import type { PipelineContext } from './context.js';
 import { FreshnessScheduler } from './scheduler.js';
@@ -56,7 +57,11 @@ export class Pipeline {
       now: opts.now,
       enrichCompany: async (domain) => enricher.enrich(domain, await fetchCompanyPages(domain, http)),
       discoverBoards: (domain) => discoverBoards(domain, http),
-      fetchPostings: (board) => getAdapter(board.provider).fetchPostings(board, http),
+      fetchPostings: async (board) => {
+        const adapter = getAdapter(board.provider);
+        const known = adapter.usesKnown ? await knownPostings(db, board.id, opts.now()) : undefined;
+        return adapter.fetchPostings(board, http, known);
+      },
       classifyRole: (title, department) => classifyRole(title, department),
       embed: opts.embed,
       scrapeIntervalMs: config.scrapeIntervalMinutes * 60_000,
