@@ -91,6 +91,8 @@ describe('POST /onboard', () => {
   });
 
   it('answers 202 at once, collapses concurrent calls, and runs every step', async () => {
+    const homepageHits = () =>
+      fx.sites.requests.filter((r) => r.host.startsWith('acme.com') && r.path === '/').length;
     const calls = await Promise.all([
       onboard({ name: 'Acme', domain: 'https://WWW.Acme.com/careers?x=1' }),
       onboard({ name: 'Acme', domain: 'acme.com' }),
@@ -118,6 +120,8 @@ describe('POST /onboard', () => {
     ]);
     expect(view.steps.every((s) => s.status === 'succeeded' && s.startedAt)).toBe(true);
     expect(view.result).toMatchObject({ domain: 'acme.com', slug: 'acme', created: true });
+    // Enrichment fetched the homepage; discovery, the next step, reused it.
+    expect(homepageHits()).toBe(1);
 
     const jobs = await activeJobs('acme');
     expect(jobs.map((j) => j.title).sort()).toEqual([...GREENHOUSE_TITLES, ...LEVER_TITLES].sort());

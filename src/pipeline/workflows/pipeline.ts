@@ -52,11 +52,19 @@ export class Pipeline {
     const logger = opts.logger ?? pino({ level: config.logLevel, base: { component: 'pipeline' } });
     const http = opts.http ?? createOutboundClient(clientOptionsFromConfig(config, opts.onOutbound));
     const enricher = createEnricher(config, http);
+    const homepages = new HomepageHandoff();
     this.ctx = {
       db,
       now: opts.now,
-      enrichCompany: async (domain) => enricher.enrich(domain, await fetchCompanyPages(domain, http)),
-      discoverBoards: (domain) => discoverBoards(domain, http),
+      enrichCompany: async (domain) => {
+        const pages = await fetchCompanyPages(domain, http);
+        if (pages[0]) homepages.put(domain, pages[0]);
+        return enricher.enrich(domain, pages);
+      },
+      discoverBoards: (domain) => {
+        const homepage = homepages.take(domain);
+        return discoverBoards(domain, http, homepage ? { homepage } : {});
+      },
       fetchPostings: async (board) => {
         const adapter = getAdapter(board.provider);
         const known = adapter.usesKnown ? await knownPostings(db, board.id, opts.now()) : undefined;
@@ -111,3 +119,32 @@ export class Pipeline {
     this.started = false;
   }
 }
+
+/**
+ * The homepage the enrich step fetched, handed to the discovery step that follows it in the same run, so that an
+ * onboarding asks the company's site for its homepage once, not twice. Kept briefly and only in this process: a
+ * discovery replayed elsewhere, or long after, fetches the page itself.
+ */
+class HomepageHandoff {
+  private readonly pages = new Map<string, { page: { url: string; html: string }; at: number }>();
+
+  put(domain: string, page: { url: string; html: string }): void {
+    this.pages.delete(domain);
+    this.pages.set(domain, { page, at: Date.now() });
+    // Pages of runs that never reached discovery (failed enrichment, enrich-only runs) age out.
+    for (const [d, kept] of this.pages) {
+      if (this.pages.size <= HANDOFF_MAX && Date.now() - kept.at <= HANDOFF_TTL_MS) break;
+      this.pages.delete(d);
+    }
+  }
+
+  take(domain: string): { url: string; html: string } | undefined {
+    const kept = this.pages.get(domain);
+    this.pages.delete(domain);
+    return kept && Date.now() - kept.at <= HANDOFF_TTL_MS ? kept.page : undefined;
+  }
+}
+
+const HANDOFF_TTL_MS = 5 * 60_000;
+/** Homepages are capped at 3 MB each (enrich/index.ts); a handful of concurrent onboardings need a few. */
+const HANDOFF_MAX = 16;
