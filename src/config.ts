@@ -68,6 +68,10 @@ export interface Config {
   /** How often a worker polls the queue for runs, ms. */
   queuePollMs: number;
   workerId: string;
+  /** How often a worker on a PostgreSQL server records that it is alive, ms. */
+  workerHeartbeatMs: number;
+  /** A worker silent this long is taken for dead and its unfinished runs are resumed elsewhere, ms. */
+  workerDeadAfterMs: number;
   metricsToken: string | undefined;
 }
 
@@ -230,10 +234,17 @@ export function parseConfig(env: Env): Config {
     workerConcurrency: r.int('WORKER_CONCURRENCY', 4, 1, 256),
     queuePollMs: r.int('QUEUE_POLL_MS', 200, 20, 60_000),
     workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),
+    workerHeartbeatMs: r.int('WORKER_HEARTBEAT_MS', 10_000, 100, 600_000),
+    workerDeadAfterMs: r.int('WORKER_DEAD_AFTER_MS', 120_000, 1_000, 86_400_000),
     metricsToken: r.raw('METRICS_TOKEN'),
   };
   if (embeddingsProvider === 'openai' && !config.embeddings.baseUrl) {
     r.problems.push('EMBEDDINGS=openai requires EMBEDDINGS_BASE_URL');
+  }
+  if (config.workerDeadAfterMs < 3 * config.workerHeartbeatMs) {
+    r.problems.push(
+      'WORKER_DEAD_AFTER_MS must be at least 3 x WORKER_HEARTBEAT_MS: a live worker must not be taken for dead',
+    );
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

@@ -15,7 +15,18 @@ describe('configuration', () => {
       workerConcurrency: 4,
       queuePollMs: 200,
       searchLimits: { maxInFlight: 2, maxQueued: 8, maxWaitMs: 1000 },
+      workerHeartbeatMs: 10_000,
+      workerDeadAfterMs: 120_000,
     });
+  });
+
+  it('refuses a dead-worker threshold shorter than three heartbeats', () => {
+    expect(parseConfig({ WORKER_HEARTBEAT_MS: '500', WORKER_DEAD_AFTER_MS: '1500' }).workerDeadAfterMs).toBe(
+      1500,
+    );
+    expect(() => parseConfig({ WORKER_HEARTBEAT_MS: '1000', WORKER_DEAD_AFTER_MS: '2000' })).toThrow(
+      /WORKER_DEAD_AFTER_MS must be at least 3 x WORKER_HEARTBEAT_MS/,
+    );
   });
 
   it('sizes search admission for a server when DATABASE_URL is set', () => {

@@ -76,6 +76,11 @@ async function freezeInLeverScrape(h: CrashHarness, child: Child, id: string): P
   await h.gate.waitHeld(180_000);
 }
 
+const greenhouseScrapes = (h: CrashHarness) =>
+  h.fx.ats.requests.filter(
+    (r) => r.host.startsWith('boards-api.greenhouse.io') && r.path.includes('/acme/jobs'),
+  ).length;
+
 describe('mid-request kill', () => {
   const GREENHOUSE = 500;
   const LEVER = 20;
@@ -85,10 +90,6 @@ describe('mid-request kill', () => {
   });
   afterAll(async () => h?.close());
 
-  const greenhouseScrapes = () =>
-    h.fx.ats.requests.filter(
-      (r) => r.host.startsWith('boards-api.greenhouse.io') && r.path.includes('/acme/jobs'),
-    ).length;
   const homepageFetches = () =>
     h.fx.sites.requests.filter((r) => r.host.startsWith('acme.com') && r.path === '/').length;
 
@@ -100,7 +101,7 @@ describe('mid-request kill', () => {
     const before = await h.view(first, id);
     expect(before.status).toBe('running');
     expect(before.steps.find((s) => s.name === 'scrape:greenhouse/acme')?.status).toBe('succeeded');
-    const scrapesBefore = greenhouseScrapes();
+    const scrapesBefore = greenhouseScrapes(h);
     const homepageBefore = homepageFetches();
 
     await first.kill9();
@@ -111,7 +112,7 @@ describe('mid-request kill', () => {
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
     // Completed steps were not re-run after the restart.
-    expect(greenhouseScrapes()).toBe(scrapesBefore);
+    expect(greenhouseScrapes(h)).toBe(scrapesBefore);
     expect(homepageFetches()).toBe(homepageBefore);
     expect(await activeJobs(h, second, 'acme')).toBe(GREENHOUSE + LEVER);
 
@@ -243,6 +244,54 @@ describe.skipIf(!serverUrl())('a worker stopped mid-run', () => {
     );
     expect(rows[0]).toEqual({
       executor_id: 'worker-b',
+      n: GREENHOUSE + LEVER,
+      distinct_ids: GREENHOUSE + LEVER,
+    });
+  }, 600_000);
+});
+
+/**
+ * A worker that dies and never comes back (a node lost for good, a scale-down by kill): its heartbeat goes stale,
+ * and a worker with another DBOS__VMID hands the dead one's run back to the queue and finishes it from its last
+ * completed step (src/pipeline/engine/takeover.ts). Heartbeats are fast here (200 ms, dead after 2 s).
+ */
+describe.skipIf(!serverUrl())('a worker killed for good', () => {
+  const GREENHOUSE = 30;
+  const LEVER = 10;
+  const fast = { WORKER_HEARTBEAT_MS: '200', WORKER_DEAD_AFTER_MS: '2000' };
+  let h: CrashHarness;
+  beforeAll(async () => {
+    h = await startAcmeHarness('takeover', GREENHOUSE, LEVER);
+  });
+  afterAll(async () => h?.close());
+
+  it('has its run taken over by a live worker once its heartbeat is stale, completed once', async () => {
+    const first = await h.start({ ...fast, DBOS__VMID: 'worker-dead' });
+    const id = await onboard(h, first, 'Acme', 'acme.com');
+    await freezeInLeverScrape(h, first, id);
+    const scrapesBefore = greenhouseScrapes(h);
+    await first.kill9();
+    h.gate.release();
+
+    const second = await h.start({ ...fast, DBOS__VMID: 'worker-live' });
+    const after = await h.until(second, id, ended, 120_000);
+    expect(after.status, JSON.stringify(after)).toBe('succeeded');
+    expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
+    // The completed Greenhouse scrape kept its checkpoint: only the interrupted step and those after it ran again.
+    expect(greenhouseScrapes(h)).toBe(scrapesBefore);
+    expect(await activeJobs(h, second, 'acme')).toBe(GREENHOUSE + LEVER);
+    const rows = await h.withDb((db) =>
+      db.query<{ executor_id: string; beats: string[]; n: number; distinct_ids: number }>(
+        `SELECT (SELECT executor_id FROM dbos.workflow_status WHERE workflow_uuid = $1) AS executor_id,
+                (SELECT array_agg(executor_id ORDER BY executor_id) FROM worker_heartbeats) AS beats,
+                count(*)::int AS n, count(DISTINCT (source, external_id))::int AS distinct_ids
+           FROM jobs WHERE active`,
+        [id],
+      ),
+    );
+    expect(rows[0]).toEqual({
+      executor_id: 'worker-live',
+      beats: ['worker-live'],
       n: GREENHOUSE + LEVER,
       distinct_ids: GREENHOUSE + LEVER,
     });

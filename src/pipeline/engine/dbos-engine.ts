@@ -7,6 +7,7 @@ import type { PostgresDb } from '../../db/postgres.js';
 import { dbosLogger, type EngineLogger } from './logger.js';
 import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
+import { WorkerTakeover } from './takeover.js';
 import type {
   EnqueueResult,
   RetryPolicy,
@@ -26,7 +27,7 @@ const SCHEMA = 'dbos';
 const DBOS_MIGRATION_LOCK_KEY = 7_140_612_901;
 
 export interface DbosEngineOptions {
-  config: Pick<Config, 'role' | 'workerId' | 'databaseUrl'>;
+  config: Pick<Config, 'role' | 'workerId' | 'databaseUrl' | 'workerHeartbeatMs' | 'workerDeadAfterMs'>;
   db: Db;
   definitions: readonly WorkflowDefinition[];
   /**
@@ -68,6 +69,7 @@ export class DbosEngine implements WorkflowEngine {
   private readonly definitions = new Map<string, WorkflowDefinition>();
   private client: DBOSClient | undefined;
   private launched = false;
+  private takeover: WorkerTakeover | undefined;
   private starting: Promise<void> | undefined;
 
   constructor(private readonly opts: DbosEngineOptions) {
@@ -191,6 +193,24 @@ export class DbosEngine implements WorkflowEngine {
       applicationName: APP_NAME,
       logger,
     });
+    if (this.launched && this.opts.db.kind === 'postgres' && this.opts.config.databaseUrl) {
+      const client = this.client;
+      this.takeover = new WorkerTakeover({
+        db: this.opts.db,
+        queue: {
+          pendingRunsOf: async (executorId) =>
+            (await client.listWorkflows({ status: 'PENDING', executorId })).map((w) => w.workflowID),
+          handBack: async (ids) => {
+            await client.resumeWorkflows(ids, { queueName: QUEUE_NAME });
+          },
+        },
+        executorId: this.opts.config.workerId,
+        heartbeatMs: this.opts.config.workerHeartbeatMs,
+        deadAfterMs: this.opts.config.workerDeadAfterMs,
+        logger: this.opts.logger,
+      });
+      await this.takeover.start();
+    }
   }
 
   /** The one place workflows and their steps meet DBOS: retry policy, payload re-validation and observation. */
@@ -270,6 +290,8 @@ export class DbosEngine implements WorkflowEngine {
     this.starting = undefined;
     if (!starting) return;
     await starting.catch(() => {});
+    const takeover = this.takeover;
+    this.takeover = undefined;
     if (this.launched) {
       this.launched = false;
       // deregister: a later engine in this process (tests) registers fresh functions bound to its own deps.
@@ -279,6 +301,10 @@ export class DbosEngine implements WorkflowEngine {
         this.opts.logger.warn({ err }, 'could not hand unfinished runs back to the queue'),
       );
     }
+    // After the hand-back: the row goes once nothing of this worker is left to take over.
+    await takeover
+      ?.stop()
+      .catch((err: unknown) => this.opts.logger.warn({ err }, 'could not remove the worker heartbeat'));
     await this.client?.destroy().catch(() => {});
     this.client = undefined;
   }
