@@ -265,15 +265,24 @@ describe.skipIf(!serverUrl())('a worker killed for good', () => {
   });
   afterAll(async () => h?.close());
 
-  it('has its run taken over by a live worker once its heartbeat is stale, completed once', async () => {
+  it('has its run taken over by a live worker once its heartbeat is stale, joined by a new call, completed once', async () => {
     const first = await h.start({ ...fast, DBOS__VMID: 'worker-dead' });
     const id = await onboard(h, first, 'Acme', 'acme.com');
     await freezeInLeverScrape(h, first, id);
     const scrapesBefore = greenhouseScrapes(h);
     await first.kill9();
-    h.gate.release();
+    const heldBefore = h.gate.held;
 
     const second = await h.start({ ...fast, DBOS__VMID: 'worker-live' });
+    // Taken over, and frozen again at the gate in the same step: the run is under way in the live worker.
+    const deadline = Date.now() + 60_000;
+    while (h.gate.held === heldBefore) {
+      if (Date.now() > deadline) throw new Error('the run was not taken over');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // The hand-back kept the run's deduplication id: a second onboarding of the domain joins it.
+    expect(await onboard(h, second, 'Acme', 'acme.com')).toBe(id);
+    h.gate.release();
     const after = await h.until(second, id, ended, 120_000);
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));

@@ -197,13 +197,7 @@ export class DbosEngine implements WorkflowEngine {
       const client = this.client;
       this.takeover = new WorkerTakeover({
         db: this.opts.db,
-        queue: {
-          pendingRunsOf: async (executorId) =>
-            (await client.listWorkflows({ status: 'PENDING', executorId })).map((w) => w.workflowID),
-          handBack: async (ids) => {
-            await client.resumeWorkflows(ids, { queueName: QUEUE_NAME });
-          },
-        },
+        queue: { handBackRunsOf: (executorId) => this.handBackRunsOf(client, executorId) },
         executorId: this.opts.config.workerId,
         heartbeatMs: this.opts.config.workerHeartbeatMs,
         deadAfterMs: this.opts.config.workerDeadAfterMs,
@@ -312,18 +306,40 @@ export class DbosEngine implements WorkflowEngine {
   /**
    * A worker stopping on a server hands its unfinished runs back: they return to the queue, where any worker
    * resumes them from their last completed step (steps are idempotent). Without this, DBOS leaves them to a
-   * process restarted with the same DBOS__VMID, and a worker scaled away for good would strand them. Runs only
-   * after DBOS has stopped executing here, so a run is never live in two processes.
+   * process restarted with the same DBOS__VMID, or to the takeover minutes later (takeover.ts). Runs only after
+   * DBOS has stopped executing here, so a run is never live in two processes.
    */
   private async handBack(): Promise<void> {
     if (!this.runsWorkflows || !this.opts.config.databaseUrl || !this.client) return;
-    const pending = await this.client.listWorkflows({
-      status: 'PENDING',
-      executorId: this.opts.config.workerId,
-    });
-    const ids = pending.map((w) => w.workflowID);
-    if (ids.length === 0) return;
-    await this.client.resumeWorkflows(ids, { queueName: QUEUE_NAME });
-    this.opts.logger.info({ runs: ids.length }, 'handed unfinished runs back to the queue');
+    const runs = await this.handBackRunsOf(this.client, this.opts.config.workerId);
+    if (runs > 0) this.opts.logger.info({ runs }, 'handed unfinished runs back to the queue');
+  }
+
+  /**
+   * Puts an executor's PENDING runs back on the queue (this worker's own at a graceful stop, a dead worker's on
+   * takeover). DBOS's resume clears a run's deduplication id, which is what collapses a second POST /onboard of
+   * the same domain into the run under way; it is restored, unless another run took that id in between (then that
+   * one collapses the calls).
+   */
+  private async handBackRunsOf(client: DBOSClient, executorId: string): Promise<number> {
+    const pending = await client.listWorkflows({ status: 'PENDING', executorId });
+    if (pending.length === 0) return 0;
+    await client.resumeWorkflows(
+      pending.map((w) => w.workflowID),
+      { queueName: QUEUE_NAME },
+    );
+    for (const w of pending) {
+      if (!w.deduplicationID) continue;
+      await this.opts.db
+        .query(
+          `UPDATE ${SCHEMA}.workflow_status SET deduplication_id = $2
+            WHERE workflow_uuid = $1 AND deduplication_id IS NULL AND status IN ('ENQUEUED', 'PENDING')`,
+          [w.workflowID, w.deduplicationID],
+        )
+        .catch((err: unknown) => {
+          if ((err as { code?: string }).code !== '23505') throw err;
+        });
+    }
+    return pending.length;
   }
 }

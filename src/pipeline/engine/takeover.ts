@@ -16,10 +16,10 @@ import type { EngineLogger } from './logger.js';
  * beat (an older version in a rolling deploy) are left to DBOS's own recovery.
  */
 
-/** What the takeover needs of the DBOS client. */
+/** What the takeover needs of the engine. */
 export interface RunQueue {
-  pendingRunsOf(executorId: string): Promise<string[]>;
-  handBack(workflowIds: string[]): Promise<void>;
+  /** Puts the executor's PENDING runs back on the queue; returns how many. */
+  handBackRunsOf(executorId: string): Promise<number>;
 }
 
 export interface TakeoverOptions {
@@ -80,10 +80,9 @@ export class WorkerTakeover {
         [executorId, deadAfterMs],
       );
       for (const d of dead) {
-        const runs = await queue.pendingRunsOf(d.executor_id);
-        if (runs.length > 0) await queue.handBack(runs);
+        const runs = await queue.handBackRunsOf(d.executor_id);
         logger.warn(
-          { executor: d.executor_id, lastBeat: d.beat_at, runs: runs.length },
+          { executor: d.executor_id, lastBeat: d.beat_at, runs },
           'worker presumed dead (no heartbeat); its unfinished runs are back on the queue',
         );
       }
