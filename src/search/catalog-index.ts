@@ -3,6 +3,7 @@ import { micros } from '../catalog/micros.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
+import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
 import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
 
 /**
@@ -198,7 +199,10 @@ export function vectorToBytes(v: Float32Array): Uint8Array {
 }
 
 export class CatalogIndex {
-  readonly jobs = new VectorIndex<JobAttrs>();
+  /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
+  readonly jobCodes = new JobCodes();
+  private readonly jobColumns = new JobColumns(this.jobCodes);
+  readonly jobs = new VectorIndex<JobAttrs>({ columns: this.jobColumns });
   readonly companies = new VectorIndex<CompanyAttrs>();
   private readonly slugToCompany = new Map<string, string>();
   /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
@@ -782,6 +786,21 @@ export class CatalogIndex {
   /** The job filters as a predicate over this index's attributes (company slugs resolved here). */
   jobFilter(filters: JobFilters): (a: JobAttrs) => boolean {
     return jobPredicate(filters, this.slugToCompany);
+  }
+
+  /**
+   * The job filters as masks over row codes (job-columns.ts), null when they admit every job. Valid until the
+   * next change is applied: build them in the same synchronous stretch as the lists that use them.
+   */
+  jobMasks(filters: JobFilters): RowMasks | null {
+    const companyId =
+      filters.companySlug === undefined ? undefined : (this.slugToCompany.get(filters.companySlug) ?? null);
+    return this.jobCodes.masks(filters, companyId);
+  }
+
+  /** A TopK.admit for the job vectors from masks (undefined: every row). */
+  jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
+    return masks === null ? undefined : this.jobColumns.admit(masks);
   }
 
   /** Nearest jobs among those passing the filters (and `also`, when given). */

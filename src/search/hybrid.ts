@@ -114,42 +114,43 @@ export class HybridSearch implements SearchService {
 
   private async rankJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {
     const index = this.opts.index;
-    const pass = index.jobFilter(filters);
+    const vector = this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(q)) : undefined;
+    // From here nothing awaits: the filters' masks, every list and the scan see the index in one state.
+    const masks = index.jobMasks(filters);
     const lists: RankedList[] = [];
     if (this.mode !== 'semantic') {
       const words = KeywordIndex.of(index);
-      lists.push({ ids: this.stage('kw.all', () => words.allWords(allWordsQuery(q), pass, this.n)) });
+      lists.push({ ids: this.stage('kw.all', () => words.allWords(allWordsQuery(q), masks, this.n)) });
       if (this.mode === 'hybrid') {
         if (rawTokens(q).length > 1)
           lists.push({
-            ids: this.stage('kw.any', () => words.anyWords(distinctLexemes(q), pass, this.n)),
+            ids: this.stage('kw.any', () => words.anyWords(distinctLexemes(q), masks, this.n)),
             weight: ANY_WORD_WEIGHT,
           });
         // Jobs at the companies named, even misspelled ("antropic"): the 5 best-matching active companies.
         const named = this.stage('kw.names', () =>
           words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5),
         );
-        if (named.length > 0) lists.push({ ids: words.jobsOfCompanies(named, pass, this.n) });
+        if (named.length > 0) lists.push({ ids: words.jobsOfCompanies(named, masks, this.n) });
       }
     }
     const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
-    // The distinct locations naming a place, once, at first use (after the embedding's await, so from the
-    // index as the scan sees it): a set lookup per job instead of a substring test per place.
+    // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
+    // test per place.
     let atPlaces: Set<string> | undefined;
-    const atPlace = (a: JobAttrs) => {
-      if (atPlaces === undefined) atPlaces = index.locationsWith(places);
-      return atPlaces.has(a.location);
-    };
-    if (this.mode !== 'keyword') {
-      const vector = await this.stage('embed', () => this.queryVector(q));
-      if (vector) {
-        const wanted: TopK<JobAttrs>[] = [{ k: this.n, accept: pass, minScore: this.minSimilarity }];
-        // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second
-        // list filled by the same scan.
-        if (places.length > 0) wanted.push({ k: this.n, accept: (a) => pass(a) && atPlace(a), minScore: -1 });
-        const found = this.stage('scan', () => index.jobs.searchEach(vector, wanted));
-        for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });
+    const locations = () => (atPlaces ??= index.locationsWith(places));
+    const atPlace = (a: JobAttrs) => locations().has(a.location);
+    if (vector) {
+      const wanted: TopK<JobAttrs>[] = [
+        { k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity },
+      ];
+      // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second
+      // list filled by the same scan, its rows admitted by their location code.
+      if (places.length > 0) {
+        wanted.push({ k: this.n, admit: index.jobRows(index.jobCodes.at(masks, locations())), minScore: -1 });
       }
+      const found = this.stage('scan', () => index.jobs.searchEach(vector, wanted));
+      for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });
     }
     const boosts = new Map<string, number>();
     const roles = this.mode === 'hybrid' ? new Set<string>(this.understanding.roles(q)) : new Set<string>();

@@ -43,11 +43,24 @@ export function quantise(vector: Float32Array): StoredVector {
   return { scale, values };
 }
 
-/** One top-k list filled by a scan: the k best rows that `accept` admits and that score at least `minScore`. */
+/**
+ * One top-k list filled by a scan: the k best rows that `admit` (by slot) and `accept` (by attributes) both
+ * admit and that score at least `minScore`.
+ */
 export interface TopK<A> {
   k: number;
-  accept: (attrs: A) => boolean;
+  accept?: (attrs: A) => boolean;
+  /**
+   * Admits rows by slot, from typed columns the index keeps current (VectorIndexOptions.columns): tested first,
+   * with a few array reads where `accept` reads the row's attributes object.
+   */
+  admit?: (slot: number) => boolean;
   minScore: number;
+}
+
+export interface VectorIndexOptions<A> {
+  /** Told each row's attributes by slot whenever they are set (JobColumns), for TopK.admit. */
+  columns?: { set(slot: number, attrs: A): void };
 }
 
 const INT8_MAX = 127;
@@ -76,6 +89,8 @@ export class VectorIndex<A> {
   private hasVector = new Uint8Array(0);
   private readonly slots = new Map<string, number>();
   private readonly free: number[] = [];
+
+  constructor(private readonly options: VectorIndexOptions<A> = {}) {}
 
   get size(): number {
     return this.slots.size;
@@ -140,6 +155,7 @@ export class VectorIndex<A> {
     }
     this.ids[slot] = id;
     this.attrs[slot] = attrs;
+    this.options.columns?.set(slot, attrs);
     if (vector) {
       this.store(slot, vector instanceof Float32Array ? quantise(vector) : vector);
       this.hasVector[slot] = 1;
@@ -153,6 +169,7 @@ export class VectorIndex<A> {
     const slot = this.slots.get(id);
     if (slot === undefined) return false;
     this.attrs[slot] = attrs;
+    this.options.columns?.set(slot, attrs);
     return true;
   }
 
@@ -205,17 +222,16 @@ export class VectorIndex<A> {
     const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
     const lowest = () => tops.reduce((m, t) => Math.min(m, t.list.k > 0 ? t.floor : 2), 2) - SLACK;
     let low = lowest();
-    for (let slot = 0; slot < rows; slot++) {
-      // An upper bound of the exact score: most rows stop here, before anything else about them is read.
-      if (bounds[slot]! < low) continue;
-      if (has[slot] !== 1) continue;
+    const visit = (slot: number) => {
+      if (has[slot] !== 1) return;
       const bound = bounds[slot]! + SLACK;
       let exact = Number.NaN;
       let changed = false;
       for (let i = 0; i < tops.length; i++) {
         const t = tops[i]!;
         if (bound < t.floor || t.best.k === 0) continue;
-        if (!t.list.accept(attrs[slot]!)) continue;
+        if (t.list.admit !== undefined && !t.list.admit(slot)) continue;
+        if (t.list.accept !== undefined && !t.list.accept(attrs[slot]!)) continue;
         if (Number.isNaN(exact)) {
           let sum = 0;
           const base = slot * stride;
@@ -229,6 +245,10 @@ export class VectorIndex<A> {
         }
       }
       if (changed) low = lowest();
+    };
+    for (let slot = 0; slot < rows; slot++) {
+      // An upper bound of the exact score: most rows stop here, before anything else about them is read.
+      if (bounds[slot]! >= low) visit(slot);
     }
     return tops.map((t) => t.best.ranked().map(([slot, score]) => ({ id: ids[slot]!, score })));
   }

@@ -297,6 +297,47 @@ describe('coherence between writes and the in-process index', () => {
     expect(await semantic.searchJobs('agent reliability', {}, 5)).not.toContain(id);
   });
 
+  it('filters a job by its new location, role and remote flag from the next search after it changes', async () => {
+    const keyword = new HybridSearch({
+      db: t.deps.db,
+      index: t.deps.searchParts.index,
+      embedder: t.deps.searchParts.embedder,
+      mode: 'keyword',
+    });
+    const [moved] = (await jobs(`search=kubernetes&company=${co.lisbon!.slug}`)).data.map((j) => j.id);
+    const before = await t.deps.db.query<{ location: string; remote: boolean; role_category: string }>(
+      'SELECT location, remote, role_category FROM jobs WHERE id = $1',
+      [moved],
+    );
+    const found = async (filters: string) =>
+      (await jobs(`search=kubernetes&${filters}`)).data.map((j) => j.id);
+    expect(await found('location=porto')).not.toContain(moved);
+    await t.deps.db.query(
+      `UPDATE jobs SET location = 'Porto, Portugal', remote = true, role_category = 'fde' WHERE id = $1`,
+      [moved],
+    );
+    for (const filters of ['location=PORTO', 'remote_only=true', 'role_category=fde', 'client_facing=true']) {
+      expect(await found(filters), filters).toContain(moved);
+    }
+    expect(await found('location=lisbon')).not.toContain(moved);
+    // Each retriever on its own, so that neither list hides the other's mistake.
+    expect(await keyword.searchJobs('kubernetes', { location: 'porto' }, 100)).toEqual([moved]);
+    expect(await semantic.searchJobs('kubernetes engineer bulkco', { location: 'porto' }, 100)).toContain(
+      moved,
+    );
+    expect(
+      await semantic.searchJobs('kubernetes engineer bulkco', { location: 'lisbon' }, 100),
+    ).not.toContain(moved);
+    const was = before[0]!;
+    await t.deps.db.query('UPDATE jobs SET location = $2, remote = $3, role_category = $4 WHERE id = $1', [
+      moved,
+      was.location,
+      was.remote,
+      was.role_category,
+    ]);
+    expect(await found('location=porto')).not.toContain(moved);
+  });
+
   it('does not keep a shortlist ranked while the query embedding failed', async () => {
     const embedder = t.deps.searchParts.embedder;
     let down = true;

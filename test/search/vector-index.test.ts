@@ -28,7 +28,9 @@ interface Attrs {
  * The exact answer over the stored (int8) vectors: every admitted row scored in float64 against the float query,
  * as the scan re-scores, best first, ties by id.
  */
-function bruteForce(rows: Map<string, [Attrs, Float32Array]>, q: Float32Array, want: TopK<Attrs>): Hit[] {
+type List = TopK<Attrs> & { accept: (a: Attrs) => boolean };
+
+function bruteForce(rows: Map<string, [Attrs, Float32Array]>, q: Float32Array, want: List): Hit[] {
   const hits: Hit[] = [];
   for (const [id, [a, v]] of rows) {
     const { scale, values } = quantise(v);
@@ -87,9 +89,9 @@ describe('VectorIndex', () => {
       const index = new VectorIndex<Attrs>();
       const rows = new Map<string, [Attrs, Float32Array]>();
       const shared = unit(dims, rand);
-      // 3,000 rows (the storage grows past its first capacity), 1 in 10 an exact copy of one vector: ties.
-      for (let i = 0; i < 3000; i++) {
-        const id = `r${String((i * 7919) % 3000).padStart(5, '0')}`;
+      // 9,000 rows (the storage grows past its first capacity), 1 in 10 an exact copy of one vector: ties.
+      for (let i = 0; i < 9000; i++) {
+        const id = `r${String((i * 7919) % 9000).padStart(5, '0')}`;
         const v = i % 10 === 0 ? shared : unit(dims, rand);
         const a = { group: i % 3 };
         index.upsert(id, a, v);
@@ -107,7 +109,7 @@ describe('VectorIndex', () => {
         rows.set(`n${i}`, [{ group: 1 }, v]);
       }
       expect(index.size).toBe(rows.size);
-      const lists: TopK<Attrs>[] = [
+      const lists: List[] = [
         { k: 20, accept: () => true, minScore: -1 },
         { k: 150, accept: (a) => a.group !== 1, minScore: 0.1 },
         { k: 10, accept: (a) => a.group === 2, minScore: -1 },
