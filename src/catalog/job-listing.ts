@@ -1,4 +1,5 @@
 import type { CatalogIndex, JobAttrs } from '../search/catalog-index.js';
+import { codeOf } from './codes.js';
 import { isoFromMicros } from './micros.js';
 import type { ReplicaGate } from './replica-gate.js';
 import type { JobFilters, JobListItem, RoleCategory } from './types.js';
@@ -399,9 +400,9 @@ export class JobListing {
     cols.ids[k] = id;
     cols.attrs[k] = a;
     cols.posted[k] = a.postedAtUs;
-    cols.role[k] = code(this.roleCodes, a.role);
+    cols.role[k] = codeOf(this.roleCodes, a.role);
     cols.remote[k] = a.remote ? 1 : 0;
-    cols.company[k] = code(this.companyCodes, a.companyId);
+    cols.company[k] = codeOf(this.companyCodes, a.companyId);
     let p = this.placeCodes.get(a.location);
     if (p === undefined) {
       p = this.places.length;
@@ -420,15 +421,6 @@ export class JobListing {
     this.memo.clear();
     this.memoPositions = 0;
   }
-}
-
-function code(codes: Map<string, number>, value: string): number {
-  let c = codes.get(value);
-  if (c === undefined) {
-    c = codes.size;
-    codes.set(value, c);
-  }
-  return c;
 }
 
 /** id descending: uuids compare as their lower-case text, as the database compares them. */

@@ -1,3 +1,4 @@
+import { codeOf } from '../catalog/codes.js';
 import type { JobFilters } from '../catalog/types.js';
 import type { JobAttrs } from './catalog-index.js';
 
@@ -35,12 +36,8 @@ export class JobCodes {
   private readonly companyCodes = new Map<string, number>();
 
   location(location: string): number {
-    let code = this.locationCodes.get(location);
-    if (code === undefined) {
-      code = this.locationNames.length;
-      this.locationCodes.set(location, code);
-      this.locationNames.push(location);
-    }
+    const code = codeOf(this.locationCodes, location);
+    if (code === this.locationNames.length) this.locationNames.push(location);
     return code;
   }
 
@@ -97,15 +94,6 @@ export class JobCodes {
   }
 }
 
-function codeOf(codes: Map<string, number>, key: string): number {
-  let code = codes.get(key);
-  if (code === undefined) {
-    code = codes.size;
-    codes.set(key, code);
-  }
-  return code;
-}
-
 /** One index's rows as columns of codes, by that index's slot numbers. */
 export class JobColumns {
   private location = new Int32Array(0);
@@ -134,17 +122,14 @@ export class JobColumns {
   }
 
   private grow(size: number): void {
-    const location = new Int32Array(size);
-    location.set(this.location);
-    this.location = location;
-    const company = new Int32Array(size);
-    company.set(this.company);
-    this.company = company;
-    const role = new Int32Array(size);
-    role.set(this.role);
-    this.role = role;
-    const remote = new Uint8Array(size);
-    remote.set(this.remote);
-    this.remote = remote;
+    this.location = resized(this.location, new Int32Array(size));
+    this.company = resized(this.company, new Int32Array(size));
+    this.role = resized(this.role, new Int32Array(size));
+    this.remote = resized(this.remote, new Uint8Array(size));
   }
+}
+
+function resized<T extends Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
