@@ -1,5 +1,5 @@
 import type { CatalogIndex, JobAttrs } from '../search/catalog-index.js';
-import { codeOf } from './codes.js';
+import type { RowMasks } from '../search/job-columns.js';
 import { isoFromMicros } from './micros.js';
 import type { ReplicaGate } from './replica-gate.js';
 import type { JobFilters, JobListItem, RoleCategory } from './types.js';
@@ -63,11 +63,6 @@ export class JobListing {
   private readonly memo = new Map<string, Memo>();
   private memoPositions = 0;
   private readonly index: CatalogIndex;
-  // Small integer codes for what the filters compare; codes are never reused, so old columns stay valid.
-  private readonly roleCodes = new Map<string, number>();
-  private readonly companyCodes = new Map<string, number>();
-  private readonly placeCodes = new Map<string, number>();
-  private readonly places: string[] = [];
   /** Inverted lists of the current columns (see lists). */
   private readonly inverted = new Map<Coded, { cols: Columns; start: Int32Array; positions: Int32Array }>();
 
@@ -157,13 +152,8 @@ export class JobListing {
    * filter is set (every position).
    */
   private matching(f: JobFilters): Int32Array | null {
-    if (
-      f.roleCategories === undefined &&
-      f.companySlug === undefined &&
-      f.location === undefined &&
-      !f.remoteOnly
-    )
-      return null;
+    const masks = this.index.jobMasks(f);
+    if (masks === null) return null;
     const key = JSON.stringify([
       f.roleCategories ? [...f.roleCategories].sort() : null,
       f.companySlug ?? null,
@@ -177,7 +167,7 @@ export class JobListing {
       return hit.positions;
     }
     if (hit) this.forget(key, hit);
-    const positions = this.scan(f);
+    const positions = this.scan(masks);
     this.memo.set(key, { generation: this.index.generation, positions });
     this.memoPositions += positions.length;
     for (const [k, m] of this.memo) {
@@ -188,49 +178,23 @@ export class JobListing {
   }
 
   /**
-   * Each filter is a set of codes of one column (roles, places containing the location, the company, remote = 1).
+   * Each filter is a set of codes of one column (roles, places containing the location, the company, remote = 1):
+   * the search index's codes and masks (job-columns.ts), so the location substring test runs once per distinct
+   * location, not once per job; codes are never reused, so old columns stay valid.
    * The candidates are the positions of the smallest set, read from that column's inverted lists; the other
    * filters are tested on those candidates only. A rare role or place reads a few thousand positions, not 100k.
    */
-  private scan(f: JobFilters): Int32Array {
+  private scan(masks: RowMasks): Int32Array {
     const { role, remote, company, place } = this.cols;
     const sets: { column: Coded; codes: number[] }[] = [];
-    let roles: Uint8Array | undefined;
-    if (f.roleCategories !== undefined) {
-      roles = new Uint8Array(256);
-      const codes: number[] = [];
-      for (const r of f.roleCategories) {
-        const c = this.roleCodes.get(r);
-        if (c !== undefined && roles[c] === 0) {
-          roles[c] = 1;
-          codes.push(c);
-        }
-      }
-      sets.push({ column: 'role', codes });
+    const { roles, locations: places, remoteOnly } = masks;
+    if (roles !== null) sets.push({ column: 'role', codes: admitted(roles) });
+    const companyCode = masks.company ?? -1;
+    if (masks.company !== null) {
+      if (masks.company < 0) return NOTHING;
+      sets.push({ column: 'company', codes: [masks.company] });
     }
-    let companyCode = -1;
-    if (f.companySlug !== undefined) {
-      const id = this.index.companyIdBySlug(f.companySlug);
-      const c = id === undefined ? undefined : this.companyCodes.get(id);
-      if (c === undefined) return NOTHING;
-      companyCode = c;
-      sets.push({ column: 'company', codes: [c] });
-    }
-    let places: Uint8Array | undefined;
-    if (f.location !== undefined) {
-      // The substring test runs once per distinct location, not once per job.
-      const wanted = f.location.toLowerCase();
-      places = new Uint8Array(this.places.length);
-      const codes: number[] = [];
-      for (let p = 0; p < this.places.length; p++) {
-        if (this.places[p]!.includes(wanted)) {
-          places[p] = 1;
-          codes.push(p);
-        }
-      }
-      sets.push({ column: 'place', codes });
-    }
-    const remoteOnly = f.remoteOnly === true;
+    if (places !== null) sets.push({ column: 'place', codes: admitted(places) });
     if (remoteOnly) sets.push({ column: 'remote', codes: [1] });
     let smallest = sets[0]!;
     let size = this.count(smallest);
@@ -243,9 +207,9 @@ export class JobListing {
     let n = 0;
     for (let k = 0; k < candidates.length; k++) {
       const i = candidates[k]!;
-      if (roles !== undefined && roles[role[i]!] !== 1) continue;
+      if (roles !== null && roles[role[i]!] !== 1) continue;
       if (companyCode >= 0 && company[i] !== companyCode) continue;
-      if (places !== undefined && places[place[i]!] !== 1) continue;
+      if (places !== null && places[place[i]!] !== 1) continue;
       if (remoteOnly && remote[i] !== 1) continue;
       found[n++] = i;
     }
@@ -400,16 +364,11 @@ export class JobListing {
     cols.ids[k] = id;
     cols.attrs[k] = a;
     cols.posted[k] = a.postedAtUs;
-    cols.role[k] = codeOf(this.roleCodes, a.role);
+    const codes = this.index.jobCodes;
+    cols.role[k] = codes.role(a.role);
     cols.remote[k] = a.remote ? 1 : 0;
-    cols.company[k] = codeOf(this.companyCodes, a.companyId);
-    let p = this.placeCodes.get(a.location);
-    if (p === undefined) {
-      p = this.places.length;
-      this.places.push(a.location);
-      this.placeCodes.set(a.location, p);
-    }
-    cols.place[k] = p;
+    cols.company[k] = codes.company(a.companyId);
+    cols.place[k] = codes.location(a.location);
   }
 
   private forget(key: string, m: Memo): void {
@@ -426,4 +385,11 @@ export class JobListing {
 /** id descending: uuids compare as their lower-case text, as the database compares them. */
 function idDesc(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/** The codes a mask admits, ascending. */
+function admitted(mask: Uint8Array): number[] {
+  const codes: number[] = [];
+  for (let c = 0; c < mask.length; c++) if (mask[c] === 1) codes.push(c);
+  return codes;
 }

@@ -1,4 +1,3 @@
-import { codeOf } from '../catalog/codes.js';
 import type { JobFilters } from '../catalog/types.js';
 import type { JobAttrs } from './catalog-index.js';
 
@@ -127,6 +126,15 @@ export class JobColumns {
     this.role = resized(this.role, new Int32Array(size));
     this.remote = resized(this.remote, new Uint8Array(size));
   }
+}
+
+function codeOf(codes: Map<string, number>, value: string): number {
+  let code = codes.get(value);
+  if (code === undefined) {
+    code = codes.size;
+    codes.set(value, code);
+  }
+  return code;
 }
 
 function resized<T extends Int32Array | Uint8Array>(from: T, to: T): T {
