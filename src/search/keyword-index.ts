@@ -2,6 +2,7 @@ import { slugify } from '../catalog/tags.js';
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from './catalog-index.js';
 import { JobCodes, JobColumns, type JobRowFilter } from './job-columns.js';
 import { type AllWordsQuery, lexemes } from './lexemes.js';
+import { TopSlots } from './top-slots.js';
 import { type NameMatch, NameMatcher } from './trigram.js';
 import { type RankDoc, type RankTerm, rankOr, tsRank } from './ts-rank.js';
 
@@ -29,52 +30,6 @@ interface Doc extends RankDoc {
 
 export interface CompanyLookup {
   attributes(id: string): CompanyAttrs | undefined;
-}
-
-/** Best first: higher score, then newer, then larger id (the SQL lists' ORDER BY … posted_at DESC, id DESC). */
-class TopN {
-  readonly scores: number[] = [];
-  readonly docs: Doc[] = [];
-  constructor(private readonly n: number) {}
-
-  private before(score: number, d: Doc, i: number): boolean {
-    const s = this.scores[i]!;
-    if (score !== s) return score > s;
-    const o = this.docs[i]!;
-    if (d.attrs.postedAtUs !== o.attrs.postedAtUs) return d.attrs.postedAtUs > o.attrs.postedAtUs;
-    return d.id > o.id;
-  }
-
-  add(score: number, d: Doc): void {
-    const len = this.docs.length;
-    if (len === this.n && !this.before(score, d, len - 1)) return;
-    let lo = 0;
-    let hi = len;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.before(score, d, mid)) hi = mid;
-      else lo = mid + 1;
-    }
-    this.scores.splice(lo, 0, score);
-    this.docs.splice(lo, 0, d);
-    if (this.docs.length > this.n) {
-      this.scores.pop();
-      this.docs.pop();
-    }
-  }
-
-  get full(): boolean {
-    return this.docs.length === this.n;
-  }
-
-  /** The lowest score in the list (meaningful when full). */
-  get worst(): number {
-    return this.scores[this.scores.length - 1] ?? Number.NEGATIVE_INFINITY;
-  }
-
-  ids(): string[] {
-    return this.docs.map((d) => d.id);
-  }
 }
 
 /**
@@ -162,6 +117,8 @@ export class KeywordIndex {
   private stamp = 0;
   /** Location, role, company and remote codes by slot, for filters given as masks. */
   private readonly columns: JobColumns;
+  /** posted_at (µs) by slot: the lists' tie-break, read without touching the documents. */
+  private posted = new Float64Array(0);
 
   constructor(
     private readonly companies: CompanyLookup,
@@ -201,6 +158,7 @@ export class KeywordIndex {
     if (current && current.attrs.title === attrs.title && current.attrs.companyId === attrs.companyId) {
       current.attrs = attrs;
       this.columns.set(at!, attrs);
+      this.posted[at!] = attrs.postedAtUs;
       return;
     }
     this.indexJob(id, attrs);
@@ -228,7 +186,11 @@ export class KeywordIndex {
       const gens = new Uint32Array(Math.max(1024, (slot + 1) * 2));
       gens.set(this.gens);
       this.gens = gens;
+      const posted = new Float64Array(gens.length);
+      posted.set(this.posted);
+      this.posted = posted;
     }
+    this.posted[slot] = attrs.postedAtUs;
     for (const l of new Set(doc.lex)) {
       let posting = this.postings.get(l);
       if (!posting) {
@@ -397,19 +359,38 @@ export class KeywordIndex {
         }
       }
     }
-    const top = new TopN(n);
+    const top = this.top(n);
     for (let i = 0; i < found; i++) {
       const slot = touched[i]!;
       if (counts[slot] !== groups.length || (admit !== undefined && !admit(slot))) continue;
-      const d = this.docs[slot]!;
-      top.add(tsRank(d, terms), d);
+      const rank = tsRank(this.docs[slot]!, terms);
+      top.offer(rank, slot);
     }
-    return top.ids();
+    return this.ids(top);
   }
 
   /** Jobs containing any of the lexemes, ranked like ts_rank of their OR, then newest. */
   anyWords(words: readonly string[], filter: JobRowFilter, n: number): string[] {
     return this.sumRanked(words, words.length, this.admitter(filter), n);
+  }
+
+  /**
+   * The best n documents offered, best first: higher score, then newer, then larger id (the SQL lists' ORDER BY
+   * … posted_at DESC, id DESC).
+   */
+  private top(n: number): TopSlots {
+    const { posted, docs } = this;
+    return new TopSlots(
+      n,
+      (a, sa, b, sb) =>
+        a < b ||
+        (a === b &&
+          (posted[sa]! < posted[sb]! || (posted[sa] === posted[sb] && docs[sa]!.id < docs[sb]!.id))),
+    );
+  }
+
+  private ids(top: TopSlots): string[] {
+    return top.ranked().map(([slot]) => this.docs[slot]!.id);
   }
 
   /** The filter as a slot predicate over this index's rows; undefined when it admits every row. */
@@ -452,14 +433,14 @@ export class KeywordIndex {
         }
       }
     }
-    const top = new TopN(n);
+    const top = this.top(n);
     for (let i = 0; i < touched; i++) {
       const slot = this.touched[i]!;
       const score = scores[slot]! / terms;
       if (top.full && score < top.worst) continue;
-      if (admit === undefined || admit(slot)) top.add(score, this.docs[slot]!);
+      if (admit === undefined || admit(slot)) top.offer(score, slot);
     }
-    return top.ids();
+    return this.ids(top);
   }
 
   /** Active companies whose name is word-similar (pg_trgm) to the query, best first; `accept` filters. */
@@ -473,13 +454,13 @@ export class KeywordIndex {
   /** Jobs of the matched companies passing `accept`: best name match first, then newest. */
   jobsOfCompanies(matches: readonly NameMatch[], filter: JobRowFilter, n: number): string[] {
     const admit = this.admitter(filter);
-    const top = new TopN(n);
+    const top = this.top(n);
     for (const m of matches) {
       for (const slot of this.companyJobs.get(m.id) ?? []) {
-        if (admit === undefined || admit(slot)) top.add(m.similarity, this.docs[slot]!);
+        if (admit === undefined || admit(slot)) top.offer(m.similarity, slot);
       }
     }
-    return top.ids();
+    return this.ids(top);
   }
 
   /** Companies whose name equals the query case-insensitively (first, by id), then the one with its slug. */

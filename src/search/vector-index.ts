@@ -1,4 +1,5 @@
 import { type DotFn, dotKernel, newMemory, ROW_TAIL, WASM_PAGE, type WasmMemory } from './dot-kernel.js';
+import { type Below, TopSlots } from './top-slots.js';
 
 /**
  * Exact nearest-neighbour search over stored unit vectors, with per-row attributes so every filter is applied
@@ -216,7 +217,13 @@ export class VectorIndex<A> {
       return lists.map(() => []);
     }
     const { dims, scale, ids, stride, attrs } = this;
-    const tops = lists.map((l) => ({ list: l, best: new Best(Math.max(0, l.k), ids), floor: l.minScore }));
+    // Best first: higher score, then smaller id.
+    const below: Below = (a, sa, b, sb) => a < b || (a === b && ids[sa]! > ids[sb]!);
+    const tops = lists.map((l) => ({
+      list: l,
+      best: new TopSlots(Math.max(0, l.k), below),
+      floor: l.minScore,
+    }));
     const bounds = this.bounds(query, rows);
     const has = this.hasVector;
     const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
@@ -311,90 +318,5 @@ export class VectorIndex<A> {
     this.hasVector = has;
     this.capacity = next;
     this.growMemory();
-  }
-}
-
-/**
- * The k best rows offered to it, by score descending then id ascending: a binary heap whose root is the worst
- * kept, so a better row replaces it in log k steps (a sorted array shifted half its length per insertion).
- */
-class Best {
-  private readonly scores: Float64Array;
-  private readonly slots: Int32Array;
-  private size = 0;
-
-  constructor(
-    readonly k: number,
-    private readonly ids: readonly (string | undefined)[],
-  ) {
-    this.scores = new Float64Array(k);
-    this.slots = new Int32Array(k);
-  }
-
-  get full(): boolean {
-    return this.size === this.k;
-  }
-
-  /** The lowest score kept (meaningful when full). */
-  get worst(): number {
-    return this.scores[0]!;
-  }
-
-  /** Keeps the row if it ranks among the best k; false when it does not. */
-  offer(score: number, slot: number): boolean {
-    if (this.k === 0) return false;
-    if (this.size < this.k) {
-      this.up(this.size++, score, slot);
-      return true;
-    }
-    if (!this.below(this.scores[0]!, this.slots[0]!, score, slot)) return false;
-    this.down(0, score, slot);
-    return true;
-  }
-
-  /** [slot, score] best first. */
-  ranked(): [number, number][] {
-    const out: [number, number][] = [];
-    for (let i = 0; i < this.size; i++) out.push([this.slots[i]!, this.scores[i]!]);
-    const ids = this.ids;
-    return out.sort(([sa, a], [sb, b]) => b - a || (ids[sa]! < ids[sb]! ? -1 : ids[sa]! > ids[sb]! ? 1 : 0));
-  }
-
-  /** Whether (score a, slot a) ranks below (score b, slot b): a lower score, or the same and a larger id. */
-  private below(a: number, slotA: number, b: number, slotB: number): boolean {
-    return a < b || (a === b && this.ids[slotA]! > this.ids[slotB]!);
-  }
-
-  private up(i: number, score: number, slot: number): void {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.below(score, slot, this.scores[parent]!, this.slots[parent]!)) break;
-      this.scores[i] = this.scores[parent]!;
-      this.slots[i] = this.slots[parent]!;
-      i = parent;
-    }
-    this.scores[i] = score;
-    this.slots[i] = slot;
-  }
-
-  private down(i: number, score: number, slot: number): void {
-    const n = this.size;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      const right = child + 1;
-      if (
-        right < n &&
-        this.below(this.scores[right]!, this.slots[right]!, this.scores[child]!, this.slots[child]!)
-      ) {
-        child = right;
-      }
-      if (!this.below(this.scores[child]!, this.slots[child]!, score, slot)) break;
-      this.scores[i] = this.scores[child]!;
-      this.slots[i] = this.slots[child]!;
-      i = child;
-    }
-    this.scores[i] = score;
-    this.slots[i] = slot;
   }
 }
