@@ -783,11 +783,6 @@ export class CatalogIndex {
     return this.slugToCompany.get(slug);
   }
 
-  /** The job filters as a predicate over this index's attributes (company slugs resolved here). */
-  jobFilter(filters: JobFilters): (a: JobAttrs) => boolean {
-    return jobPredicate(filters, this.slugToCompany);
-  }
-
   /**
    * The job filters as masks over row codes (job-columns.ts), null when they admit every job. Valid until the
    * next change is applied: build them in the same synchronous stretch as the lists that use them.
@@ -801,18 +796,6 @@ export class CatalogIndex {
   /** A TopK.admit for the job vectors from masks (undefined: every row). */
   jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
     return masks === null ? undefined : this.jobColumns.admit(masks);
-  }
-
-  /** Nearest jobs among those passing the filters (and `also`, when given). */
-  searchJobs(
-    query: Float32Array,
-    filters: JobFilters,
-    k: number,
-    minScore: number,
-    also?: (a: JobAttrs) => boolean,
-  ): Hit[] {
-    const pass = jobPredicate(filters, this.slugToCompany);
-    return this.jobs.search(query, k, also ? (a) => pass(a) && also(a) : pass, minScore);
   }
 
   searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
@@ -830,24 +813,6 @@ function sameJob(a: JobAttrs, b: JobAttrs): boolean {
     a.url === b.url &&
     a.postedAtUs === b.postedAtUs
   );
-}
-
-/**
- * The catalog's job filters (catalog/filters.ts jobFilterSql) as a predicate over in-memory attributes: same
- * meaning, checked against the SQL version in test/search.
- */
-export function jobPredicate(
-  f: JobFilters,
-  slugToCompany: ReadonlyMap<string, string>,
-): (a: JobAttrs) => boolean {
-  const roles = f.roleCategories ? new Set<string>(f.roleCategories) : undefined;
-  const companyId = f.companySlug !== undefined ? (slugToCompany.get(f.companySlug) ?? null) : undefined;
-  const location = f.location?.toLowerCase();
-  return (a) =>
-    (roles === undefined || roles.has(a.role)) &&
-    (companyId === undefined || a.companyId === companyId) &&
-    (location === undefined || a.location.includes(location)) &&
-    (!f.remoteOnly || a.remote);
 }
 
 /** companyFilterSql as a predicate: active; tags OR within a dimension, AND across; category equality. */

@@ -49,7 +49,8 @@ export class JobCodes {
   }
 
   /**
-   * The filters as masks, or null when they admit every row. `companyId`: the company the slug filter names
+   * The filters as masks (the meaning of catalog/filters.ts jobFilterSql, checked against it in
+   * test/search/hybrid.test.ts), or null when they admit every row. `companyId`: the company the slug filter names
    * (null when no company has that slug; undefined when there is no company filter).
    */
   masks(f: JobFilters, companyId: string | null | undefined): RowMasks | null {

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
-import { companyPredicate, jobPredicate } from '../../src/search/catalog-index.js';
+import { companyPredicate } from '../../src/search/catalog-index.js';
 import { OpenAiEmbedder } from '../../src/search/embedders/openai.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
+import { JobColumns } from '../../src/search/job-columns.js';
 import { addCompany, addJobs, type JobSpec } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR, startFakeEmbeddings } from './support.js';
 
 let t: TestApp;
 let semantic: HybridSearch;
+let keyword: HybridSearch;
 const co: Record<string, { id: string; slug: string }> = {};
 const HOUR = 3_600_000;
 
@@ -118,6 +120,12 @@ beforeAll(async () => {
     embedder: t.deps.searchParts.embedder,
     mode: 'semantic',
   });
+  keyword = new HybridSearch({
+    db,
+    index: t.deps.searchParts.index,
+    embedder: t.deps.searchParts.embedder,
+    mode: 'keyword',
+  });
 }, 180_000);
 afterAll(async () => t?.close());
 
@@ -206,12 +214,6 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
   });
 
   it('applies filters inside both retrievers, so a filter never empties the shortlist', async () => {
-    const keyword = new HybridSearch({
-      db: t.deps.db,
-      index: t.deps.searchParts.index,
-      embedder: t.deps.searchParts.embedder,
-      mode: 'keyword',
-    });
     const lisbonIds = (await jobs(`search=kubernetes&company=${co.lisbon!.slug}`)).data.map((j) => j.id);
     expect(lisbonIds).toHaveLength(3);
     // Neither retriever's unfiltered top 100 holds a Lisbon job: post-filtering would return nothing.
@@ -298,12 +300,6 @@ describe('coherence between writes and the in-process index', () => {
   });
 
   it('filters a job by its new location, role and remote flag from the next search after it changes', async () => {
-    const keyword = new HybridSearch({
-      db: t.deps.db,
-      index: t.deps.searchParts.index,
-      embedder: t.deps.searchParts.embedder,
-      mode: 'keyword',
-    });
     const [moved] = (await jobs(`search=kubernetes&company=${co.lisbon!.slug}`)).data.map((j) => j.id);
     const before = await t.deps.db.query<{ location: string; remote: boolean; role_category: string }>(
       'SELECT location, remote, role_category FROM jobs WHERE id = $1',
@@ -394,7 +390,6 @@ describe('coherence between writes and the in-process index', () => {
   it('filters mean the same in memory as in SQL (catalog/filters.ts)', async () => {
     await t.deps.searchParts.index.refresh();
     const index = t.deps.searchParts.index;
-    const slugs = new Map(Object.values(co).map((c) => [c.slug, c.id]));
     const jobCases: JobFilters[] = [
       {},
       { companySlug: co.lisbon!.slug },
@@ -414,9 +409,14 @@ describe('coherence between writes and the in-process index', () => {
       )
         .map((r) => r.id)
         .sort();
-      const pred = jobPredicate(f, slugs);
-      const mem = [...index.jobs.entries()]
-        .filter(([, a]) => pred(a))
+      // The masks the in-memory retrievers and the /jobs listing filter with, over columns of the index's rows.
+      const rows = [...index.jobs.entries()];
+      const columns = new JobColumns(index.jobCodes);
+      for (const [slot, [, a]] of rows.entries()) columns.set(slot, a);
+      const masks = index.jobMasks(f);
+      const admit = masks === null ? () => true : columns.admit(masks);
+      const mem = rows
+        .filter((_, slot) => admit(slot))
         .map(([id]) => id)
         .sort();
       expect(mem, JSON.stringify(f)).toEqual(sql);
