@@ -793,6 +793,11 @@ export class CatalogIndex {
     return this.jobCodes.masks(filters, companyId);
   }
 
+  /** The job slots at the locations the masks admit (TopK.within), for masks that name few locations. */
+  jobsAtLocations(masks: RowMasks): Int32Array {
+    return this.jobColumns.atLocations(masks);
+  }
+
   /** A TopK.admit for the job vectors from masks (undefined: every row). */
   jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
     return masks === null ? undefined : this.jobColumns.admit(masks);

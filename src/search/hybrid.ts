@@ -147,7 +147,13 @@ export class HybridSearch implements SearchService {
       // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second
       // list filled by the same scan, its rows admitted by their location code.
       if (places.length > 0) {
-        wanted.push({ k: this.n, admit: index.jobRows(index.jobCodes.at(masks, locations())), minScore: -1 });
+        const placeMasks = index.jobCodes.at(masks, locations());
+        wanted.push({
+          k: this.n,
+          admit: index.jobRows(placeMasks),
+          within: () => index.jobsAtLocations(placeMasks),
+          minScore: -1,
+        });
       }
       const found = this.stage('scan', () => index.jobs.searchEach(vector, wanted));
       for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });

@@ -100,11 +100,14 @@ export class JobColumns {
   private company = new Int32Array(0);
   private role = new Int32Array(0);
   private remote = new Uint8Array(0);
+  /** One past the highest slot ever set. */
+  private slots = 0;
 
   constructor(readonly codes: JobCodes) {}
 
   set(slot: number, a: JobAttrs): void {
     if (slot >= this.location.length) this.grow(Math.max(1024, Math.ceil((slot + 1) * 1.5)));
+    this.slots = Math.max(this.slots, slot + 1);
     this.location[slot] = this.codes.location(a.location);
     this.company[slot] = this.codes.company(a.companyId);
     this.role[slot] = this.codes.role(a.role);
@@ -119,6 +122,20 @@ export class JobColumns {
       (roles === null || roles[this.role[slot]!] === 1) &&
       (company === null || this.company[slot] === company) &&
       (!remoteOnly || this.remote[slot] === 1);
+  }
+
+  /**
+   * The slots whose location the masks admit (a TopK.within): one pass over a typed column, where testing each
+   * row through admit() in the scan costs a call per row. Slots freed since are included; the index skips them.
+   */
+  atLocations(m: RowMasks): Int32Array {
+    const { locations } = m;
+    const out = new Int32Array(this.slots);
+    let n = 0;
+    for (let slot = 0; slot < this.slots; slot++) {
+      if (locations === null || locations[this.location[slot]!] === 1) out[n++] = slot;
+    }
+    return out.subarray(0, n);
   }
 
   private grow(size: number): void {

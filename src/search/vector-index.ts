@@ -11,13 +11,15 @@ import { type Below, TopSlots } from './top-slots.js';
  * component moves by at most s/2, so a score moves by at most s/2·‖q‖₁ (~0.002 for these embeddings), well
  * inside the gaps that matter to ranking. Over the stored vectors the search is exact.
  *
- * A scan is two passes. First one WebAssembly SIMD call (dot-kernel.ts, ~1 ms for 100k × 100 where a float32
- * JavaScript loop takes ~10 ms) takes every row's dot product with an int16 copy of the query and turns it into
- * an upper bound of the row's exact score: the query's rounding is bounded per row
- * (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus that bound can only overestimate. Then the
- * selection visits the rows whose bound reaches the current floor, and only those get their exact score against
- * the float query and a place in the top k: the exact top k of the stored vectors, with a few hundred rows
- * re-scored instead of 100k.
+ * A scan has three steps. The kernel (dot-kernel.ts, one WebAssembly SIMD call, ~0.8 ms for 100k × 100) first
+ * bounds a sample of every ~50th row, from which each list gets a starting floor: the bound about 3k admitted
+ * rows reach. Then it bounds every row: the int16 query's rounding is bounded per row
+ * (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus that bound can only overestimate. It lists
+ * the rows whose bound reaches the lowest starting floor, a few hundred of 100k. Last, those rows get their exact
+ * score against the float query and a place in their lists' top k. A list that ends with its floor below where it
+ * started (the sample promised more admitted rows than there were) takes a second pass over the rows the kernel
+ * did not list, so the result is the exact top k of the stored vectors whatever the sample said. A list whose
+ * filter admits few rows can name them (TopK.within) and is filled from those alone.
  *
  * One scan fills several top-k lists with different filters and floors (hybrid search's nearest jobs and
  * nearest jobs at the places named), so a second list costs no second pass.
@@ -56,6 +58,12 @@ export interface TopK<A> {
    * with a few array reads where `accept` reads the row's attributes object.
    */
   admit?: (slot: number) => boolean;
+  /**
+   * The only slots the list can admit (a superset of what admit and accept pass, each slot once), for a filter
+   * that admits few rows (jobs at the places a query names): they are offered directly, where the scan would
+   * test every row against the filter.
+   */
+  within?: () => Iterable<number>;
   minScore: number;
 }
 
@@ -64,6 +72,17 @@ export interface VectorIndexOptions<A> {
   columns?: { set(slot: number, attrs: A): void };
 }
 
+interface Top<A> {
+  list: TopK<A>;
+  best: TopSlots;
+  /** The score a row needs now: the list's minScore, then its k-th best once full. */
+  floor: number;
+}
+
+/** Rows sampled to estimate a list's starting floor. */
+const SAMPLE = 2_048;
+/** Admitted rows the starting floor should leave above it, as a multiple of k. */
+const OVERSAMPLE = 3;
 const INT8_MAX = 127;
 const INT16_MAX = 32_767;
 /** Float slack on top of the quantisation bound (the exact scores are float64 sums). */
@@ -219,24 +238,22 @@ export class VectorIndex<A> {
     const { dims, scale, ids, stride, attrs } = this;
     // Best first: higher score, then smaller id.
     const below: Below = (a, sa, b, sb) => a < b || (a === b && ids[sa]! > ids[sb]!);
-    const tops = lists.map((l) => ({
+    const tops: Top<A>[] = lists.map((l) => ({
       list: l,
       best: new TopSlots(Math.max(0, l.k), below),
       floor: l.minScore,
     }));
-    const bounds = this.bounds(query, rows);
+    const layout = this.layout();
+    const buffer = this.memory.buffer;
+    const queryScale = this.quantiseQuery(query, layout.queryByte);
     const has = this.hasVector;
-    const rowsInt8 = new Int8Array(this.memory.buffer, 0, rows * stride);
-    const lowest = () => tops.reduce((m, t) => Math.min(m, t.list.k > 0 ? t.floor : 2), 2) - SLACK;
-    let low = lowest();
-    const visit = (slot: number) => {
-      if (has[slot] !== 1) return;
+    const rowsInt8 = new Int8Array(buffer, 0, rows * stride);
+    let bounds = new Float64Array(buffer, layout.sampleByte, 0);
+    const offer = (group: readonly Top<A>[], slot: number) => {
       const bound = bounds[slot]! + SLACK;
       let exact = Number.NaN;
-      let changed = false;
-      for (let i = 0; i < tops.length; i++) {
-        const t = tops[i]!;
-        if (bound < t.floor || t.best.k === 0) continue;
+      for (const t of group) {
+        if (bound < t.floor || has[slot] !== 1) continue;
         if (t.list.admit !== undefined && !t.list.admit(slot)) continue;
         if (t.list.accept !== undefined && !t.list.accept(attrs[slot]!)) continue;
         if (Number.isNaN(exact)) {
@@ -246,26 +263,100 @@ export class VectorIndex<A> {
           exact = scale[slot]! * sum;
         }
         if (exact < t.floor || !t.best.offer(exact, slot)) continue;
-        if (t.best.full) {
-          t.floor = Math.max(t.list.minScore, t.best.worst);
-          changed = true;
-        }
+        if (t.best.full) t.floor = Math.max(t.list.minScore, t.best.worst);
       }
-      if (changed) low = lowest();
     };
-    for (let slot = 0; slot < rows; slot++) {
-      // An upper bound of the exact score: most rows stop here, before anything else about them is read.
-      if (bounds[slot]! >= low) visit(slot);
+    const live = tops.filter((t) => t.best.k > 0);
+    const scanned = live.filter((t) => t.list.within === undefined);
+    // The lists that scan every row start from a floor estimated on a sample (startingFloor), so the kernel lists
+    // only the rows that can matter and the floors rise to (nearly) their final values among those.
+    let threshold = Number.POSITIVE_INFINITY;
+    if (scanned.length > 0) {
+      const step = Math.max(1, Math.floor(rows / SAMPLE));
+      const sampled = Math.ceil(rows / step);
+      // Nothing is listed from the sample: no bound reaches infinity.
+      this.dots(
+        layout.queryByte,
+        0,
+        sampled,
+        stride * step,
+        layout.sampleByte,
+        queryScale,
+        Number.POSITIVE_INFINITY,
+        0,
+        0,
+      );
+      const sample = new Float64Array(buffer, layout.sampleByte, sampled);
+      for (const t of scanned) {
+        const start = this.startingFloor(t, sample, step, rows);
+        threshold = Math.min(threshold, start - SLACK);
+      }
+    }
+    const n = this.dots(
+      layout.queryByte,
+      0,
+      rows,
+      stride,
+      layout.outByte,
+      queryScale,
+      threshold,
+      layout.slotsByte,
+      0,
+    );
+    bounds = new Float64Array(buffer, layout.outByte, rows);
+    const candidates = new Int32Array(buffer, layout.slotsByte, n);
+    for (let i = 0; i < n; i++) offer(scanned, candidates[i]!);
+    for (const t of scanned) {
+      // Its floor stayed below the threshold (fewer admitted rows above it than the sample promised): rows the
+      // kernel did not list may still enter.
+      if (t.floor >= threshold + SLACK) continue;
+      const only = [t];
+      for (let slot = 0; slot < rows; slot++) {
+        const b = bounds[slot]!;
+        if (b < threshold && b + SLACK >= t.floor) offer(only, slot);
+      }
+    }
+    for (const t of live) {
+      if (t.list.within === undefined) continue;
+      const only = [t];
+      for (const slot of t.list.within()) if (slot < rows) offer(only, slot);
     }
     return tops.map((t) => t.best.ranked().map(([slot, score]) => ({ id: ids[slot]!, score })));
   }
 
-  /** Quantises the query to int16 and runs the kernel: every row's upper bound, in the returned array. */
-  private bounds(query: Float32Array, rows: number): Float64Array {
-    const buffer = this.memory!.buffer;
-    const queryByte = this.capacity * this.stride;
-    const outByte = queryByte + this.stride * 2;
-    const q16 = new Int16Array(buffer, queryByte, this.stride);
+  /**
+   * A floor to start a list's scan from: the bound of about the (OVERSAMPLE·k)-th best admitted row, estimated
+   * on every step-th row, and never below the list's minScore. Only a starting point: searchEach's second pass
+   * keeps the result exact whatever this returns.
+   */
+  private startingFloor(t: Top<A>, sample: Float64Array, step: number, rows: number): number {
+    const j = Math.ceil((OVERSAMPLE * t.best.k * sample.length) / rows);
+    if (j >= sample.length) return t.list.minScore;
+    const { admit, accept } = t.list;
+    // The j best bounds of admitted sampled rows, ascending (j is small: OVERSAMPLE·k·SAMPLE/rows).
+    const best: number[] = [];
+    for (let i = 0; i < sample.length; i++) {
+      const b = sample[i]!;
+      if (b < t.list.minScore || (best.length === j && b <= best[0]!)) continue;
+      const slot = i * step;
+      if (this.hasVector[slot] !== 1) continue;
+      if ((admit !== undefined && !admit(slot)) || (accept !== undefined && !accept(this.attrs[slot]!)))
+        continue;
+      if (best.length === j) best.shift();
+      let at = best.length;
+      best.push(b);
+      while (at > 0 && best[at - 1]! > b) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = b;
+    }
+    return best.length === j ? best[0]! : t.list.minScore;
+  }
+
+  /** Writes the int16 query for the kernel; returns its scale. */
+  private quantiseQuery(query: Float32Array, queryByte: number): number {
+    const q16 = new Int16Array(this.memory!.buffer, queryByte, this.stride);
     let max = 0;
     for (const x of query) max = Math.max(max, Math.abs(x));
     // Keep every int32 sum exact: |Σ x·q| ≤ 127 · stride · top.
@@ -274,8 +365,18 @@ export class VectorIndex<A> {
     // Zero past dims: the rows' tails must not count in their dot products.
     q16.fill(0);
     if (queryScale > 0) for (let d = 0; d < this.dims; d++) q16[d] = Math.round(query[d]! / queryScale);
-    this.dots!(queryByte, 0, rows, this.stride, outByte, queryScale);
-    return new Float64Array(buffer, outByte, rows);
+    return queryScale;
+  }
+
+  /**
+   * Where the kernel's inputs and outputs sit after the rows: the int16 query, one float64 bound per row, one
+   * int32 per row for the listed slots, and the sample's bounds.
+   */
+  private layout(): { queryByte: number; outByte: number; slotsByte: number; sampleByte: number } {
+    const queryByte = this.capacity * this.stride;
+    const outByte = queryByte + this.stride * 2;
+    const slotsByte = outByte + this.capacity * 8;
+    return { queryByte, outByte, slotsByte, sampleByte: slotsByte + this.capacity * 4 };
   }
 
   private store(slot: number, vector: StoredVector): void {
@@ -295,14 +396,14 @@ export class VectorIndex<A> {
     this.dims = dims;
     this.stride = Math.ceil((dims + ROW_TAIL) / 16) * 16;
     this.memory = newMemory(1);
-    this.dots = dotKernel.bind(this.memory);
+    this.dots = dotKernel.bind(this.memory, this.stride, dims);
     this.growMemory();
   }
 
-  /** Room for `capacity` int8 rows, the query and one result per row; the rows keep their place (they come first). */
+  /** Room for `capacity` int8 rows and the kernel's inputs and outputs (layout()); the rows keep their place. */
   private growMemory(): void {
     if (!this.memory) return;
-    const bytes = this.capacity * (this.stride + 8) + this.stride * 2;
+    const bytes = this.layout().sampleByte + (SAMPLE + 1) * 8;
     const have = this.memory.buffer.byteLength;
     if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
   }
