@@ -3,6 +3,8 @@
  * typed config or throws a ConfigError listing every bad key at once, so an operator fixes them in one go.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type Role = 'all' | 'api' | 'worker';
 export type EmbeddingsProvider = 'static' | 'openai';
@@ -43,6 +45,8 @@ export interface Config {
   cacheCoherenceMs: number;
   /** Per-process admission control for searches (src/search/admission.ts). */
   searchLimits: { maxInFlight: number; maxQueued: number; maxWaitMs: number };
+  /** From this many job vectors, scans run their kernel on a worker thread (src/search/scan-thread.ts); 0 never. */
+  searchScanThreadRows: number;
   embeddings: {
     provider: EmbeddingsProvider;
     baseUrl: string | undefined;
@@ -213,6 +217,8 @@ export function parseConfig(env: Env): Config {
       maxQueued: r.int('SEARCH_MAX_QUEUED', r.raw('DATABASE_URL') ? 32 : 8, 0, 100_000),
       maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
     },
+    // A second core does the job scans' kernel; with one core the thread would only take turns with the loop.
+    searchScanThreadRows: r.int('SEARCH_SCAN_THREAD_ROWS', availableParallelism() > 1 ? 20_000 : 0, 0, 1e9),
     embeddings: {
       provider: embeddingsProvider,
       baseUrl: r.url('EMBEDDINGS_BASE_URL', ['http:', 'https:']),

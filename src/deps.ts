@@ -19,7 +19,7 @@ import { Metrics } from './metrics.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
-import { admittedSearch, SearchGate } from './search/admission.js';
+import { SearchGate } from './search/admission.js';
 import { createEmbedder } from './search/embedders/index.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
@@ -76,11 +76,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (config.sampleData) await loadSampleCatalog(db, now());
     const metrics = overrides.metrics ?? new Metrics();
     const embedder = metrics.timedEmbedder(createEmbedder(config));
+    const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
     const searchParts = createSearchParts({
       db,
       config,
       now,
       embedder,
+      gate,
       logger: componentLogger(config, 'search'),
       // The snapshot describes one database: only the embedded one this process opened from its data directory.
       ...(!overrides.db && db.kind === 'pglite'
@@ -90,8 +92,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     closers.push(() => searchParts.stop());
     // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
     if (config.role !== 'api') searchParts.startCatchUp();
-    const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
-    const search: SearchService = admittedSearch(timedSearch(searchParts.search, metrics, 'hybrid'), gate);
+    const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
+    metrics.observeScans(() => searchParts.index.jobs.scanCounts);
     if (db.kind === 'postgres') {
       const { pool } = db as PostgresDb;
       metrics.observePool(() => ({

@@ -112,6 +112,26 @@ export class Metrics {
     },
   });
 
+  private scanCounts: (() => { thread: number; event_loop: number }) | undefined;
+
+  readonly searchJobScans = new Counter({
+    name: 'frontline_search_job_scans_total',
+    help: 'Job vector scans by where their pass over every row ran: the scan thread or the event loop',
+    labelNames: ['where'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const counts = this.scanCounts?.();
+      if (!counts) return;
+      this.searchJobScans.reset();
+      for (const [where, value] of Object.entries(counts)) this.searchJobScans.inc({ where }, value);
+    },
+  });
+
+  /** Reports the job index's scan counts (VectorIndex.scanCounts) at every scrape. */
+  observeScans(counts: () => { thread: number; event_loop: number }): void {
+    this.scanCounts = counts;
+  }
+
   /** Reports the database pool's connection counts at every scrape. */
   observePool(stats: () => { total: number; idle: number; waiting: number }): void {
     this.poolStats = stats;

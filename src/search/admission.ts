@@ -1,13 +1,12 @@
-import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import { type AppError, ShedError } from '../errors.js';
-import type { SearchService } from './types.js';
 
 /**
  * Admission control for searches in one process. A search costs tens of milliseconds of database work, and on the
  * embedded database every query runs on the event loop, one at a time: 32 clients searching at once made each
  * wait seconds (and time out) and stalled every catalog read queued behind them. At most `maxInFlight` searches
  * run; up to `maxQueued` more wait, each at most `maxWaitMs`; anything beyond answers 503 at once, with
- * Retry-After, so clients back off and the rest of the API keeps answering.
+ * Retry-After, so clients back off and the rest of the API keeps answering. Only rankings pass the gate: a job
+ * search the shortlist cache answers (another page of a ranked search) never waits or is refused (hybrid.ts).
  *
  * Job search now runs in memory without waiting for I/O, so an admitted search would finish inside the event-loop
  * turn that received its request, and the gate would never see a second one: requests would pile up unseen in the
@@ -77,13 +76,4 @@ export class SearchGate {
     this.onReject(reason);
     return new ShedError('Search is at capacity in this process; retry after Retry-After seconds', 1);
   }
-}
-
-/** The search service behind one gate: jobs and companies share the same capacity. */
-export function admittedSearch(inner: SearchService, gate: SearchGate): SearchService {
-  return {
-    searchJobs: (q: string, f: JobFilters, limit: number) => gate.run(() => inner.searchJobs(q, f, limit)),
-    searchCompanies: (q: string, f: CompanyFilters, limit: number) =>
-      gate.run(() => inner.searchCompanies(q, f, limit)),
-  };
 }

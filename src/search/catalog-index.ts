@@ -4,6 +4,7 @@ import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
 import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
+import { ScanThread } from './scan-thread.js';
 import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
 
 /**
@@ -107,6 +108,11 @@ export interface CatalogIndexOptions {
   snapshotPath?: string;
   /** Background failures (snapshot writes) that must be logged but not thrown. */
   onError?: (err: unknown, msg: string) => void;
+  /**
+   * From this many job vectors, each job scan's pass over every row runs on a worker thread while the event loop
+   * ranks the keyword lists (scan-thread.ts); 0 or absent: never.
+   */
+  scanThreadRows?: number;
 }
 
 interface JobRow {
@@ -202,7 +208,9 @@ export class CatalogIndex {
   /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
   readonly jobCodes = new JobCodes();
   private readonly jobColumns = new JobColumns(this.jobCodes);
-  readonly jobs = new VectorIndex<JobAttrs>({ columns: this.jobColumns });
+  readonly jobs: VectorIndex<JobAttrs>;
+  /** Runs the job scans' kernel on a second core (CatalogIndexOptions.scanThreadRows). */
+  private readonly scans: ScanThread | undefined;
   readonly companies = new VectorIndex<CompanyAttrs>();
   private readonly slugToCompany = new Map<string, string>();
   /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
@@ -248,6 +256,17 @@ export class CatalogIndex {
     private readonly opts: CatalogIndexOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    const minRows = opts.scanThreadRows ?? 0;
+    this.scans =
+      minRows > 0
+        ? new ScanThread((err) =>
+            opts.onError?.(err, 'search scan thread failed; scanning on the event loop'),
+          )
+        : undefined;
+    this.jobs = new VectorIndex<JobAttrs>({
+      columns: this.jobColumns,
+      ...(this.scans ? { thread: { scans: this.scans, minRows } } : {}),
+    });
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
@@ -458,11 +477,12 @@ export class CatalogIndex {
     }
   }
 
-  /** Saves the snapshot one last time; nothing is written after this. */
+  /** Saves the snapshot one last time and stops the scan thread; nothing is written after this. */
   close(): void {
     if (this.pendingSave) clearImmediate(this.pendingSave);
     this.saveSnapshot();
     this.closed = true;
+    void this.scans?.close();
   }
 
   private clearAll(): void {

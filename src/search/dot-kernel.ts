@@ -23,7 +23,7 @@ export interface WasmMemory {
   grow(pages: number): number;
 }
 interface WasmApi {
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
   validate(bytes: Uint8Array): boolean;
@@ -50,6 +50,26 @@ export function newMemory(pages: number): WasmMemory {
   };
 }
 
+/** The largest shared memory (4 GiB): only address space is reserved, pages are committed as they are written. */
+export const SHARED_MAX_PAGES = 65_536;
+
+/**
+ * A zeroed memory of `pages` pages that worker threads can read and write too (its buffer is a
+ * SharedArrayBuffer), or undefined where the runtime has no shared WebAssembly memory.
+ */
+export function newSharedMemory(pages: number): WasmMemory | undefined {
+  if (!wasm) return undefined;
+  try {
+    const memory = new wasm.Memory({ initial: pages, maximum: SHARED_MAX_PAGES, shared: true });
+    return memory.buffer instanceof SharedArrayBuffer ? memory : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isShared = (memory: WasmMemory) =>
+  typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+
 /**
  * Bounds for `rows` rows starting at `rowsByte`, `step` bytes apart (the stride, or a multiple of it to sample),
  * into float64s at `outByte`; appends the slot (`firstSlot` + row number) of each row whose bound is at least
@@ -69,6 +89,11 @@ export type DotFn = (
 
 export interface DotKernel {
   readonly simd: boolean;
+  /**
+   * The compiled WebAssembly module for a layout on a shared memory, to instantiate in a worker thread
+   * (scan-thread.ts); undefined for the JavaScript kernel.
+   */
+  sharedModule?(stride: number, dims: number): object;
   /**
    * Binds the kernel to a memory and a row layout (`stride` bytes per row, `dims` components); the function
    * follows the memory as it grows.
@@ -132,7 +157,7 @@ const BR_IF = (depth: number) => [0x0d, depth];
  * row) took ~1.5. Listing the rows above the threshold here saves the selection a JavaScript pass over 100k
  * bounds (~0.25 ms).
  */
-function dotsModule(stride: number, dims: number): Uint8Array {
+function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
   const [Q, ROW, N, STEP, OUT, QS, THRESHOLD, SLOTS, SLOT, CP, B, V, ACC] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
   ];
@@ -237,7 +262,18 @@ function dotsModule(stride: number, dims: number): Uint8Array {
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vec([[0x60, ...vec(params), ...vec([[I32]])]])),
-    ...section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, 0x01]])),
+    // The imported memory: at least one page; a shared one must declare its maximum.
+    ...section(
+      2,
+      vec([
+        [
+          ...name('env'),
+          ...name('memory'),
+          0x02,
+          ...(shared ? [0x03, 1, ...leb(SHARED_MAX_PAGES)] : [0x00, 1]),
+        ],
+      ]),
+    ),
     ...section(3, vec([[0]])),
     ...section(7, vec([[...name('dots'), 0x00, 0]])),
     ...section(10, vec([[...leb(fn.length), ...fn]])),
@@ -273,15 +309,20 @@ function wasmKernel(): DotKernel | undefined {
   if (!wasm?.validate(dotsModule(112, 100))) return undefined;
   const api = wasm;
   const modules = new Map<string, object>();
+  const moduleFor = (stride: number, dims: number, shared: boolean) => {
+    const key = `${stride}/${dims}/${shared}`;
+    let module = modules.get(key);
+    if (!module) {
+      module = new api.Module(dotsModule(stride, dims, shared));
+      modules.set(key, module);
+    }
+    return module;
+  };
   return {
     simd: true,
+    sharedModule: (stride, dims) => moduleFor(stride, dims, true),
     bind(memory, stride, dims) {
-      const key = `${stride}/${dims}`;
-      let module = modules.get(key);
-      if (!module) {
-        module = new api.Module(dotsModule(stride, dims));
-        modules.set(key, module);
-      }
+      const module = moduleFor(stride, dims, isShared(memory));
       return new api.Instance(module, { env: { memory } }).exports.dots as DotFn;
     },
   };

@@ -10,7 +10,7 @@ import { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
-import type { TopK } from './vector-index.js';
+import type { Hit, TopK } from './vector-index.js';
 
 /**
  * Hybrid search: keyword candidates (full text, weighted fields, prefix on the last word; an any-word variant;
@@ -43,6 +43,13 @@ export interface HybridSearchOptions {
   onSemanticError?: (err: unknown) => void;
   /** Called with each stage's wall time in ms (the latency bench's breakdown). */
   onStage?: (stage: string, ms: number) => void;
+  /**
+   * Runs each ranking (the process's admission gate, admission.ts). A job search its shortlist cache answers
+   * skips it: a cached answer costs no ranking, so it never waits behind those that do, nor is refused.
+   */
+  admit?: <T>(rank: () => Promise<T>) => Promise<T>;
+  /** False: job scans stay on the event loop even where the index has a scan thread (default true). */
+  scanThread?: boolean;
 }
 
 /** pg_trgm word_similarity above which a company name counts as a (misspelled) match. */
@@ -75,8 +82,10 @@ export class HybridSearch implements SearchService {
   private readonly n: number;
   private readonly minSimilarity: number;
   private readonly mode: SearchMode;
+  private readonly admit: <T>(rank: () => Promise<T>) => Promise<T>;
 
   constructor(private readonly opts: HybridSearchOptions) {
+    this.admit = opts.admit ?? ((rank) => rank());
     this.sql = new KeywordSearch(opts.db);
     this.k = opts.rrfK ?? DEFAULT_RRF_K;
     this.n = opts.candidates ?? 100;
@@ -89,7 +98,9 @@ export class HybridSearch implements SearchService {
   async searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]> {
     const q = query.trim();
     if (q === '') return [];
-    if (this.mode !== 'semantic' && usesOperators(q)) return this.sql.searchJobs(q, filters, limit);
+    if (this.mode !== 'semantic' && usesOperators(q)) {
+      return this.admit(() => this.sql.searchJobs(q, filters, limit));
+    }
     // Once per search: the in-process index catches up with committed writes before it is read.
     await this.stage('refresh', () => this.opts.index.refresh());
     const index = this.opts.index;
@@ -101,22 +112,73 @@ export class HybridSearch implements SearchService {
       this.shortlists.set(key, kept);
       return [...kept.ids];
     }
-    const failures = this.semanticFailures;
-    const ids = await this.rankJobs(q, filters, limit);
-    if (index.generation === generation && this.semanticFailures === failures) {
-      if (this.shortlists.size >= SHORTLIST_CACHE_SIZE) {
-        this.shortlists.delete(this.shortlists.keys().next().value as string);
-      }
-      this.shortlists.set(key, { generation, ids: [...ids] });
+    return this.admit(async () => {
+      // Waiting for admission may have let the index move on: rank what it holds now.
+      const at = index.generation;
+      const failures = this.semanticFailures;
+      const ids = await this.rankJobs(q, filters, limit);
+      if (index.generation === at && this.semanticFailures === failures) this.keep(key, at, ids);
+      return ids;
+    });
+  }
+
+  /** Keeps a shortlist computed at `generation` (the oldest goes when the cache is full). */
+  private keep(key: string, generation: number, ids: readonly string[]): void {
+    if (this.shortlists.size >= SHORTLIST_CACHE_SIZE) {
+      this.shortlists.delete(this.shortlists.keys().next().value as string);
     }
-    return ids;
+    this.shortlists.set(key, { generation, ids: [...ids] });
   }
 
   private async rankJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {
     const index = this.opts.index;
     const vector = this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(q)) : undefined;
-    // From here nothing awaits: the filters' masks, every list and the scan see the index in one state.
+    const generation = index.generation;
+    const ranked = await this.rankNow(q, filters, limit, vector, this.opts.scanThread !== false);
+    if (index.generation === generation) return ranked;
+    // The index moved on while the scan ran on the scan thread: rank again, in one synchronous stretch.
+    return this.rankNow(q, filters, limit, vector, false);
+  }
+
+  /**
+   * Every list and their fusion. Without `offload` nothing awaits: the filters' masks, every list and the scan
+   * see the index in one state. With it, the scan's pass over every row runs on the scan thread (when the index
+   * has one) while the keyword lists are ranked here; the caller checks that the index stayed put meanwhile.
+   */
+  private rankNow(
+    q: string,
+    filters: JobFilters,
+    limit: number,
+    vector: Float32Array | undefined,
+    offload: boolean,
+  ): string[] | Promise<string[]> {
+    const index = this.opts.index;
     const masks = index.jobMasks(filters);
+    const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
+    // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
+    // test per place.
+    let atPlaces: Set<string> | undefined;
+    const locations = () => (atPlaces ??= index.locationsWith(places));
+    const atPlace = (a: JobAttrs) => locations().has(a.location);
+    const wanted: TopK<JobAttrs>[] = [
+      { k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity },
+    ];
+    // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second list
+    // filled by the same scan, from the rows at those places.
+    if (places.length > 0) {
+      const placeMasks = index.jobCodes.at(masks, locations());
+      wanted.push({
+        k: this.n,
+        admit: index.jobRows(placeMasks),
+        within: () => index.jobsAtLocations(placeMasks),
+        minScore: -1,
+      });
+    }
+    // Boxed so the stage times the posting, not the scan (stage() waits for a promise it is given).
+    const scan =
+      vector && offload
+        ? this.stage('scan.post', () => ({ hits: index.jobs.searchEachOffloaded(vector, wanted) })).hits
+        : undefined;
     const lists: RankedList[] = [];
     if (this.mode !== 'semantic') {
       const words = KeywordIndex.of(index);
@@ -134,51 +196,37 @@ export class HybridSearch implements SearchService {
         if (named.length > 0) lists.push({ ids: words.jobsOfCompanies(named, masks, this.n) });
       }
     }
-    const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
-    // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
-    // test per place.
-    let atPlaces: Set<string> | undefined;
-    const locations = () => (atPlaces ??= index.locationsWith(places));
-    const atPlace = (a: JobAttrs) => locations().has(a.location);
-    if (vector) {
-      const wanted: TopK<JobAttrs>[] = [
-        { k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity },
-      ];
-      // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second
-      // list filled by the same scan, its rows admitted by their location code.
-      if (places.length > 0) {
-        const placeMasks = index.jobCodes.at(masks, locations());
-        wanted.push({
-          k: this.n,
-          admit: index.jobRows(placeMasks),
-          within: () => index.jobsAtLocations(placeMasks),
-          minScore: -1,
-        });
-      }
-      const found = this.stage('scan', () => index.jobs.searchEach(vector, wanted));
+    const fuse = (found: Hit[][]): string[] => {
       for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });
-    }
-    const boosts = new Map<string, number>();
-    const roles = this.mode === 'hybrid' ? new Set<string>(this.understanding.roles(q)) : new Set<string>();
-    if (roles.size > 0 || places.length > 0) {
-      // Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches.
-      const boost = 0.5 / (this.k + 1);
-      for (const list of lists) {
-        for (const id of list.ids) {
-          const attrs = index.jobs.attributes(id);
-          if (!attrs) continue;
-          const score =
-            (roles.has(attrs.role) ? boost : 0) + (places.length > 0 && atPlace(attrs) ? boost : 0);
-          if (score > 0) boosts.set(id, score);
+      const boosts = new Map<string, number>();
+      const roles = this.mode === 'hybrid' ? new Set<string>(this.understanding.roles(q)) : new Set<string>();
+      if (roles.size > 0 || places.length > 0) {
+        // Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches.
+        const boost = 0.5 / (this.k + 1);
+        for (const list of lists) {
+          for (const id of list.ids) {
+            const attrs = index.jobs.attributes(id);
+            if (!attrs) continue;
+            const score =
+              (roles.has(attrs.role) ? boost : 0) + (places.length > 0 && atPlace(attrs) ? boost : 0);
+            if (score > 0) boosts.set(id, score);
+          }
         }
       }
-    }
-    return this.stage('fuse', () => fuseRankings(lists, { k: this.k, boosts, limit }));
+      return this.stage('fuse', () => fuseRankings(lists, { k: this.k, boosts, limit }));
+    };
+    if (!vector) return fuse([]);
+    if (scan) return this.stage('scan.wait', () => scan).then(fuse);
+    return fuse(this.stage('scan', () => index.jobs.searchEach(vector, wanted)));
   }
 
   async searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]> {
     const q = query.trim();
     if (q === '') return [];
+    return this.admit(() => this.rankCompanies(q, filters, limit));
+  }
+
+  private async rankCompanies(q: string, filters: CompanyFilters, limit: number): Promise<string[]> {
     if (this.mode !== 'semantic' && usesOperators(q)) return this.sql.searchCompanies(q, filters, limit);
     await this.opts.index.refresh();
     const index = this.opts.index;

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
+import type { SearchGate } from './admission.js';
 import { CatalogIndex } from './catalog-index.js';
 import { createEmbedder } from './embedders/index.js';
 import type { Embedder } from './embedders/types.js';
@@ -34,12 +35,14 @@ export interface SearchParts {
 
 export interface SearchPartsOptions {
   db: Db;
-  config: Pick<Config, 'embeddings' | 'dataDir'>;
+  config: Pick<Config, 'embeddings' | 'dataDir'> & Partial<Pick<Config, 'searchScanThreadRows'>>;
   now: () => number;
   embedder?: Embedder;
   logger?: SearchLogger;
   /** Where the index snapshot lives; only for a database this process owns (the embedded one). */
   snapshotPath?: string;
+  /** The admission gate each ranking passes (HybridSearchOptions.admit); none: rankings run at once. */
+  gate?: SearchGate;
 }
 
 /** Full catch-up period in ms: rows written without embedIds (another process, a failed call) get embedded. */
@@ -62,6 +65,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     model: embedder.id,
     now: opts.now,
     ...(opts.snapshotPath ? { snapshotPath: opts.snapshotPath } : {}),
+    scanThreadRows: opts.config.searchScanThreadRows ?? 0,
     onError: warn,
   });
   const search = new HybridSearch({
@@ -69,6 +73,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     index,
     embedder,
     onSemanticError: (err) => warn(err, 'query embedding failed; answering from keyword search only'),
+    ...(opts.gate ? { admit: opts.gate.run.bind(opts.gate) } : {}),
   });
   let timer: NodeJS.Timeout | undefined;
   return {

@@ -1,4 +1,13 @@
-import { type DotFn, dotKernel, newMemory, ROW_TAIL, WASM_PAGE, type WasmMemory } from './dot-kernel.js';
+import {
+  type DotFn,
+  dotKernel,
+  newMemory,
+  newSharedMemory,
+  ROW_TAIL,
+  WASM_PAGE,
+  type WasmMemory,
+} from './dot-kernel.js';
+import type { ScanThread } from './scan-thread.js';
 import { type Below, TopSlots } from './top-slots.js';
 
 /**
@@ -23,6 +32,10 @@ import { type Below, TopSlots } from './top-slots.js';
  *
  * One scan fills several top-k lists with different filters and floors (hybrid search's nearest jobs and
  * nearest jobs at the places named), so a second list costs no second pass.
+ *
+ * With a scan thread (scan-thread.ts), the pass over every row can run there (searchEachOffloaded): the rows then
+ * live in a shared memory, each scan in flight writes into its own lane of it, and a write counter tells whether
+ * the rows stayed put until the thread answered.
  */
 
 export interface Hit {
@@ -70,7 +83,27 @@ export interface TopK<A> {
 export interface VectorIndexOptions<A> {
   /** Told each row's attributes by slot whenever they are set (JobColumns), for TopK.admit. */
   columns?: { set(slot: number, attrs: A): void };
+  /**
+   * A scan thread for searchEachOffloaded, used from `minRows` rows (below, the round trip costs more than the
+   * kernel). The rows then live in a shared memory.
+   */
+  thread?: { scans: ScanThread; minRows: number };
 }
+
+/** A scan between prepare() and finish(). */
+interface Scan<A> {
+  query: Float32Array;
+  tops: Top<A>[];
+  /** The lists filled from the kernel's listed rows (those without TopK.within). */
+  scanned: Top<A>[];
+  threshold: number;
+  queryScale: number;
+  rows: number;
+  lane: number;
+}
+
+/** Lanes for scans on the thread: one per scan in flight there (more wait for none: they run here). */
+const THREAD_LANES = 4;
 
 interface Top<A> {
   list: TopK<A>;
@@ -108,6 +141,18 @@ export class VectorIndex<A> {
   /** 1 when the slot holds a vector for the current model. */
   private hasVector = new Uint8Array(0);
   private readonly slots = new Map<string, number>();
+  /** Scans by where their kernel pass over every row ran (the frontline_search_job_scans_total metric). */
+  readonly scanCounts = { thread: 0, event_loop: 0 };
+  /** Bumped by every write to rows or to which slots hold one: a scan on the thread checks it. */
+  private version = 0;
+  /** Lane 0 and, with a thread, THREAD_LANES more (layout()). */
+  private lanes = 1;
+  private freeLanes: number[] = [];
+  /** Bumped when the lanes are set up anew (clear, first vector): a lane taken before is not given back. */
+  private laneEpoch = 0;
+  /** The memory's id at the scan thread, when the rows live in a shared memory. */
+  private memoryId: number | undefined;
+  private sharedModule: object | undefined;
   private readonly free: number[] = [];
 
   constructor(private readonly options: VectorIndexOptions<A> = {}) {}
@@ -179,8 +224,10 @@ export class VectorIndex<A> {
     if (vector) {
       this.store(slot, vector instanceof Float32Array ? quantise(vector) : vector);
       this.hasVector[slot] = 1;
+      this.version++;
     } else if (vector === null) {
       this.hasVector[slot] = 0;
+      this.version++;
     }
   }
 
@@ -201,9 +248,17 @@ export class VectorIndex<A> {
     this.attrs[slot] = undefined;
     this.hasVector[slot] = 0;
     this.free.push(slot);
+    this.version++;
   }
 
   clear(): void {
+    if (this.memoryId !== undefined) this.options.thread?.scans.detach(this.memoryId);
+    this.memoryId = undefined;
+    this.sharedModule = undefined;
+    this.lanes = 1;
+    this.freeLanes = [];
+    this.laneEpoch++;
+    this.version++;
     this.slots.clear();
     this.free.length = 0;
     this.ids = [];
@@ -231,11 +286,62 @@ export class VectorIndex<A> {
    * id, also at the cut-off, so which of several equally similar rows make a list never depends on storage order.
    */
   searchEach(query: Float32Array, lists: readonly TopK<A>[]): Hit[][] {
-    const rows = this.ids.length;
-    if (this.dims === 0 || query.length !== this.dims || rows === 0 || !this.dots || !this.memory) {
-      return lists.map(() => []);
+    const scan = this.prepare(query, lists, 0);
+    if (!scan) return lists.map(() => []);
+    this.scanCounts.event_loop++;
+    const n = this.dots!(...this.kernelArgs(scan));
+    return this.finish(scan, n);
+  }
+
+  /**
+   * searchEach with the kernel's pass over every row on the scan thread (VectorIndexOptions.thread), so the
+   * caller can rank other lists meanwhile; the same result. Undefined when the scan cannot go there (no thread,
+   * fewer rows than worth it, every lane busy): call searchEach. If a row changes before the thread answers, or
+   * the thread fails, the scan is recomputed here.
+   */
+  searchEachOffloaded(query: Float32Array, lists: readonly TopK<A>[]): Promise<Hit[][]> | undefined {
+    const thread = this.options.thread;
+    if (!thread?.scans.usable || this.memoryId === undefined || this.ids.length < thread.minRows)
+      return undefined;
+    const lane = this.freeLanes.pop();
+    if (lane === undefined) return undefined;
+    const scan = this.prepare(query, lists, lane);
+    if (!scan) {
+      this.freeLanes.push(lane);
+      return undefined;
     }
-    const { dims, scale, ids, stride, attrs } = this;
+    const version = this.version;
+    const epoch = this.laneEpoch;
+    return thread.scans
+      .run(this.memoryId, ...this.kernelArgs(scan))
+      .then(
+        (n) => {
+          if (this.version !== version) return this.searchEach(query, lists);
+          this.scanCounts.thread++;
+          return this.finish(scan, n);
+        },
+        () => this.searchEach(query, lists),
+      )
+      .finally(() => {
+        if (this.laneEpoch === epoch) this.freeLanes.push(lane);
+      });
+  }
+
+  /** The kernel's arguments for a scan's pass over every row, into its lane. */
+  private kernelArgs(scan: Scan<A>): Parameters<DotFn> {
+    const { queryByte, outByte, slotsByte } = this.layout(scan.lane);
+    return [queryByte, 0, scan.rows, this.stride, outByte, scan.queryScale, scan.threshold, slotsByte, 0];
+  }
+
+  /**
+   * Everything before the kernel's pass over every row: the lists' top-k heaps, the int16 query in the lane, and
+   * the threshold from the sample (startingFloor). Undefined when nothing can match (no rows, another width).
+   */
+  private prepare(query: Float32Array, lists: readonly TopK<A>[], lane: number): Scan<A> | undefined {
+    const rows = this.ids.length;
+    if (this.dims === 0 || query.length !== this.dims || rows === 0 || !this.dots || !this.memory)
+      return undefined;
+    const { ids, stride } = this;
     // Best first: higher score, then smaller id.
     const below: Below = (a, sa, b, sb) => a < b || (a === b && ids[sa]! > ids[sb]!);
     const tops: Top<A>[] = lists.map((l) => ({
@@ -243,12 +349,34 @@ export class VectorIndex<A> {
       best: new TopSlots(Math.max(0, l.k), below),
       floor: l.minScore,
     }));
-    const layout = this.layout();
-    const buffer = this.memory.buffer;
+    const layout = this.layout(lane);
     const queryScale = this.quantiseQuery(query, layout.queryByte);
+    const scanned = tops.filter((t) => t.best.k > 0 && t.list.within === undefined);
+    // The lists that scan every row start from a floor estimated on a sample (startingFloor), so the kernel lists
+    // only the rows that can matter and the floors rise to (nearly) their final values among those.
+    let threshold = Number.POSITIVE_INFINITY;
+    if (scanned.length > 0) {
+      // At most SAMPLE rows: the lane holds SAMPLE + 1 bounds.
+      const step = Math.max(1, Math.ceil(rows / SAMPLE));
+      const sampled = Math.ceil(rows / step);
+      // Nothing is listed from the sample: no bound reaches infinity.
+      this.dots(layout.queryByte, 0, sampled, stride * step, layout.sampleByte, queryScale, Infinity, 0, 0);
+      const sample = new Float64Array(this.memory.buffer, layout.sampleByte, sampled);
+      for (const t of scanned)
+        threshold = Math.min(threshold, this.startingFloor(t, sample, step, rows) - SLACK);
+    }
+    return { query, tops, scanned, threshold, queryScale, rows, lane };
+  }
+
+  /** The rest of a scan once the kernel has listed its `n` rows: exact scores, top k, second passes. */
+  private finish(scan: Scan<A>, n: number): Hit[][] {
+    const { query, tops, scanned, threshold, rows } = scan;
+    const { dims, scale, ids, stride, attrs } = this;
+    const buffer = this.memory!.buffer;
+    const layout = this.layout(scan.lane);
     const has = this.hasVector;
     const rowsInt8 = new Int8Array(buffer, 0, rows * stride);
-    let bounds = new Float64Array(buffer, layout.sampleByte, 0);
+    const bounds = new Float64Array(buffer, layout.outByte, rows);
     const offer = (group: readonly Top<A>[], slot: number) => {
       const bound = bounds[slot]! + SLACK;
       let exact = Number.NaN;
@@ -266,44 +394,6 @@ export class VectorIndex<A> {
         if (t.best.full) t.floor = Math.max(t.list.minScore, t.best.worst);
       }
     };
-    const live = tops.filter((t) => t.best.k > 0);
-    const scanned = live.filter((t) => t.list.within === undefined);
-    // The lists that scan every row start from a floor estimated on a sample (startingFloor), so the kernel lists
-    // only the rows that can matter and the floors rise to (nearly) their final values among those.
-    let threshold = Number.POSITIVE_INFINITY;
-    if (scanned.length > 0) {
-      const step = Math.max(1, Math.floor(rows / SAMPLE));
-      const sampled = Math.ceil(rows / step);
-      // Nothing is listed from the sample: no bound reaches infinity.
-      this.dots(
-        layout.queryByte,
-        0,
-        sampled,
-        stride * step,
-        layout.sampleByte,
-        queryScale,
-        Number.POSITIVE_INFINITY,
-        0,
-        0,
-      );
-      const sample = new Float64Array(buffer, layout.sampleByte, sampled);
-      for (const t of scanned) {
-        const start = this.startingFloor(t, sample, step, rows);
-        threshold = Math.min(threshold, start - SLACK);
-      }
-    }
-    const n = this.dots(
-      layout.queryByte,
-      0,
-      rows,
-      stride,
-      layout.outByte,
-      queryScale,
-      threshold,
-      layout.slotsByte,
-      0,
-    );
-    bounds = new Float64Array(buffer, layout.outByte, rows);
     const candidates = new Int32Array(buffer, layout.slotsByte, n);
     for (let i = 0; i < n; i++) offer(scanned, candidates[i]!);
     for (const t of scanned) {
@@ -316,8 +406,8 @@ export class VectorIndex<A> {
         if (b < threshold && b + SLACK >= t.floor) offer(only, slot);
       }
     }
-    for (const t of live) {
-      if (t.list.within === undefined) continue;
+    for (const t of tops) {
+      if (t.best.k === 0 || t.list.within === undefined) continue;
       const only = [t];
       for (const slot of t.list.within()) if (slot < rows) offer(only, slot);
     }
@@ -369,14 +459,24 @@ export class VectorIndex<A> {
   }
 
   /**
-   * Where the kernel's inputs and outputs sit after the rows: the int16 query, one float64 bound per row, one
-   * int32 per row for the listed slots, and the sample's bounds.
+   * Where a lane's kernel inputs and outputs sit, after the rows: the int16 query, one float64 bound per row, one
+   * int32 per row for the listed slots, and the sample's bounds. Lane 0 serves synchronous scans; the others,
+   * scans on the thread, one each while it runs.
    */
-  private layout(): { queryByte: number; outByte: number; slotsByte: number; sampleByte: number } {
-    const queryByte = this.capacity * this.stride;
+  private layout(lane: number): {
+    queryByte: number;
+    outByte: number;
+    slotsByte: number;
+    sampleByte: number;
+  } {
+    const queryByte = this.capacity * this.stride + lane * this.laneBytes();
     const outByte = queryByte + this.stride * 2;
     const slotsByte = outByte + this.capacity * 8;
-    return { queryByte, outByte, slotsByte, sampleByte: slotsByte + this.capacity * 4 };
+    return { queryByte, outByte, slotsByte, sampleByte: slotsByte + align(this.capacity * 4, 8) };
+  }
+
+  private laneBytes(): number {
+    return align(this.stride * 2 + this.capacity * 8 + align(this.capacity * 4, 8) + (SAMPLE + 1) * 8, 16);
   }
 
   private store(slot: number, vector: StoredVector): void {
@@ -395,17 +495,43 @@ export class VectorIndex<A> {
   private setDims(dims: number): void {
     this.dims = dims;
     this.stride = Math.ceil((dims + ROW_TAIL) / 16) * 16;
-    this.memory = newMemory(1);
+    const thread = this.options.thread;
+    const module = thread && dotKernel.sharedModule?.(this.stride, dims);
+    const shared = module ? newSharedMemory(1) : undefined;
+    this.memory = shared ?? newMemory(1);
+    this.lanes = shared ? 1 + THREAD_LANES : 1;
+    this.freeLanes = Array.from({ length: this.lanes - 1 }, (_, i) => i + 1);
+    this.laneEpoch++;
     this.dots = dotKernel.bind(this.memory, this.stride, dims);
-    this.growMemory();
+    if (shared && thread && module) {
+      this.sharedModule = module;
+      this.memoryId = thread.scans.attach(shared, module);
+    }
+    this.growMemory(0);
   }
 
-  /** Room for `capacity` int8 rows and the kernel's inputs and outputs (layout()); the rows keep their place. */
-  private growMemory(): void {
+  /**
+   * Room for `capacity` rows and the lanes (layout()). The rows keep their place; the lanes move up. A shared
+   * memory is replaced by a larger copy instead: a job on the thread may still be writing into its lane.
+   */
+  private growMemory(oldCapacity: number): void {
     if (!this.memory) return;
-    const bytes = this.layout().sampleByte + (SAMPLE + 1) * 8;
+    const bytes = this.layout(this.lanes - 1).sampleByte + (SAMPLE + 1) * 8;
     const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
+    const thread = this.options.thread;
+    if (this.memoryId !== undefined && thread && this.sharedModule) {
+      if (oldCapacity === this.capacity && bytes <= have) return;
+      const next = newSharedMemory(Math.ceil(bytes / WASM_PAGE));
+      if (!next) throw new Error('no shared memory for the vector index');
+      new Uint8Array(next.buffer).set(new Uint8Array(this.memory.buffer, 0, oldCapacity * this.stride));
+      thread.scans.detach(this.memoryId);
+      this.memory = next;
+      this.memoryId = thread.scans.attach(next, this.sharedModule);
+      this.dots = dotKernel.bind(next, this.stride, this.dims);
+      this.tail = undefined;
+    } else if (bytes > have) {
+      this.memory.grow(Math.ceil((bytes - have) / WASM_PAGE));
+    }
   }
 
   private ensureCapacity(rows: number): void {
@@ -417,7 +543,11 @@ export class VectorIndex<A> {
     const has = new Uint8Array(next);
     has.set(this.hasVector);
     this.hasVector = has;
+    const old = this.capacity;
     this.capacity = next;
-    this.growMemory();
+    this.version++;
+    this.growMemory(old);
   }
 }
+
+const align = (n: number, to: number) => Math.ceil(n / to) * to;

@@ -108,4 +108,23 @@ describe('search admission through HTTP', () => {
     const counted = await t.deps.metrics.searchRejections.get();
     expect(counted.values.find((v) => v.labels.reason === 'queue_full')?.value).toBe(2);
   });
+
+  it('answers another page of a search it has ranked without waiting for the gate', async () => {
+    const first = await t.get('/api/v1/jobs?search=customer%20success&limit=2');
+    expect(first.statusCode).toBe(200);
+    const blocker = held();
+    const busy = t.deps.searchGate.run(blocker.task);
+    try {
+      // Another URL (no response cache entry), the same ranking: the shortlist cache answers it.
+      const second = await t.get('/api/v1/jobs?search=customer%20success&limit=2&page=2');
+      expect(second.statusCode).toBe(200);
+      expect(second.json().meta.total).toBe(first.json().meta.total);
+      expect(second.json().data[0].id).not.toBe(first.json().data[0].id);
+      // A search not ranked yet still waits for (here: is refused by) the gate.
+      expect((await t.get('/api/v1/jobs?search=account%20executive')).statusCode).toBe(503);
+    } finally {
+      blocker.finish();
+      await busy;
+    }
+  });
 });

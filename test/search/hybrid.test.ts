@@ -17,7 +17,9 @@ const co: Record<string, { id: string; slug: string }> = {};
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { DATA_DIR: SEARCH_TEST_DATA_DIR } });
+  // Every job scan's pass over the rows runs on the scan thread here (from 1 row), so each ranking below is checked
+  // through that path; the other search suites scan on the event loop (their catalogs are below the default).
+  t = await startTestApp({ env: { DATA_DIR: SEARCH_TEST_DATA_DIR, SEARCH_SCAN_THREAD_ROWS: '1' } });
   const now = t.clock.now();
   const db = t.deps.db;
   const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
@@ -249,6 +251,33 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
       'Lisbon, Portugal',
       'Lisbon, Portugal',
     ]);
+  });
+
+  it('ran the job scans above on the scan thread, with the same answers as on the event loop', async () => {
+    const counts = t.deps.searchParts.index.jobs.scanCounts;
+    expect(counts.thread).toBeGreaterThan(5);
+    const metrics = await t.get('/metrics');
+    expect(metrics.body).toMatch(
+      new RegExp(`frontline_search_job_scans_total\\{where="thread"\\} ${counts.thread}`),
+    );
+    // The same rankings with every scan on the event loop.
+    const here = new HybridSearch({
+      db: t.deps.db,
+      index: t.deps.searchParts.index,
+      embedder: t.deps.searchParts.embedder,
+      scanThread: false,
+    });
+    for (const [query, filters] of [
+      ['kubernetes engineer lisbon', {}],
+      ['forward deployed engineer', { remoteOnly: true }],
+      ['customer success', { roleCategories: ['csm', 'fde'] }],
+    ] as [string, JobFilters][]) {
+      const threaded = await t.deps.search.searchJobs(query, filters, 100);
+      const before = counts.event_loop;
+      const onLoop = await here.searchJobs(query, filters, 100);
+      expect(counts.event_loop).toBe(before + 1);
+      expect(onLoop).toEqual(threaded);
+    }
   });
 
   it('answers websearch operator queries with keyword semantics only', async () => {

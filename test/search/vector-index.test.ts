@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dotKernel, jsKernel, newMemory, ROW_TAIL } from '../../src/search/dot-kernel.js';
+import { ScanThread } from '../../src/search/scan-thread.js';
 import { type Hit, quantise, type TopK, VectorIndex } from '../../src/search/vector-index.js';
 
 /** A seeded PRNG (mulberry32): the same vectors every run. */
@@ -204,6 +205,67 @@ describe('VectorIndex', () => {
         // Alone, each list sets the scan's threshold itself.
         expect(index.searchEach(q, [want])[0]).toEqual(exact);
       });
+    }
+  });
+
+  it('scans on the thread with the same results, also when rows change or the storage grows meanwhile', async () => {
+    const scans = new ScanThread();
+    try {
+      const rand = prng(11);
+      const index = new VectorIndex<Attrs>({ thread: { scans, minRows: 0 } });
+      const rows = new Map<string, [Attrs, Float32Array]>();
+      const add = (id: string, group: number) => {
+        const v = unit(100, rand);
+        index.upsert(id, { group }, v);
+        rows.set(id, [{ group }, v]);
+      };
+      for (let i = 0; i < 5000; i++) add(`r${String(i).padStart(5, '0')}`, i % 3);
+      const lists: List[] = [
+        { k: 50, accept: () => true, minScore: -1 },
+        { k: 20, admit: (s) => s % 3 === 1, accept: (a) => a.group === 1, minScore: 0 },
+      ];
+      const queries = Array.from({ length: 6 }, () => unit(100, rand));
+      const exact = (found: Hit[][], q: Float32Array) => {
+        for (const [i, want] of lists.entries()) expect(found[i]).toEqual(bruteForce(rows, q, want));
+      };
+      // Several in flight at once (more than the thread's lanes: the rest run here).
+      const found = await Promise.all(
+        queries.map(
+          (q) => index.searchEachOffloaded(q, lists) ?? Promise.resolve(index.searchEach(q, lists)),
+        ),
+      );
+      expect(found.filter((f) => f.length > 0).length).toBe(queries.length);
+      for (const [n, q] of queries.entries()) exact(found[n]!, q);
+      // A row written while the thread scans: the answer is that of the index as it is when it arrives.
+      const q = queries[0]!;
+      const pending = index.searchEachOffloaded(q, lists);
+      expect(pending).toBeDefined();
+      const best = found[0]![0]![0]!.id;
+      index.upsert(
+        best,
+        { group: 0 },
+        q.map((x) => -x),
+      );
+      rows.set(best, [{ group: 0 }, q.map((x) => -x)]);
+      const moved = await pending!;
+      expect(moved[0]).toEqual(bruteForce(rows, q, lists[0]!));
+      expect(moved[0]!.map((h) => h.id)).not.toContain(best);
+      // The storage outgrows its shared memory while a scan is in flight: a new memory, the same rows.
+      const growing = index.searchEachOffloaded(q, lists);
+      // Row i sits in slot 5000 + i: its group is that slot's, as admit reads it.
+      for (let i = 0; i < 6000; i++) add(`g${String(i).padStart(5, '0')}`, (5000 + i) % 3);
+      const grown = await growing!;
+      exact(grown, q);
+      const after = await index.searchEachOffloaded(q, lists)!;
+      exact(after, q);
+      // A closed (or failed) thread: scans stay here.
+      const last = index.searchEachOffloaded(q, lists);
+      await scans.close();
+      exact(index.searchEach(q, lists), q);
+      expect(index.searchEachOffloaded(q, lists)).toBeUndefined();
+      expect((await last!)[0]).toEqual(bruteForce(rows, q, lists[0]!));
+    } finally {
+      await scans.close();
     }
   });
 
