@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.js';
 
@@ -15,6 +16,7 @@ describe('configuration', () => {
       workerConcurrency: 4,
       queuePollMs: 200,
       searchLimits: { maxInFlight: 2, maxQueued: 8, maxWaitMs: 1000 },
+      searchScanThreadRows: 0,
       workerHeartbeatMs: 10_000,
       workerDeadAfterMs: 120_000,
     });
@@ -32,6 +34,8 @@ describe('configuration', () => {
   it('sizes search admission for a server when DATABASE_URL is set', () => {
     const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/frontline' });
     expect(c.searchLimits).toEqual({ maxInFlight: 8, maxQueued: 32, maxWaitMs: 1000 });
+    // The scan thread: on with the database elsewhere, where this machine has the second core it needs.
+    expect(c.searchScanThreadRows).toBe(availableParallelism() > 1 ? 20_000 : 0);
   });
 
   it('reads the operator settings it is given', () => {
@@ -43,7 +47,9 @@ describe('configuration', () => {
       SEARCH_MAX_IN_FLIGHT: '3',
       SEARCH_MAX_QUEUED: '0',
       SEARCH_MAX_WAIT_MS: '250',
+      SEARCH_SCAN_THREAD_ROWS: '5000',
     });
+    expect(c.searchScanThreadRows).toBe(5000);
     expect(c.port).toBe(8080);
     expect(c.workerConcurrency).toBe(16);
     expect(c.queuePollMs).toBe(1000);
