@@ -90,7 +90,14 @@ export class ScanThread {
   private thread(): Worker | undefined {
     if (!this.usable) return undefined;
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_CODE, { eval: true });
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_CODE, { eval: true });
+    } catch (err) {
+      // No thread to be had (a resource limit, a runtime without workers): every scan stays on the event loop.
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return undefined;
+    }
     // The thread never keeps the process alive: an owner waiting on it is itself waiting on a request.
     worker.unref();
     worker.on('message', (m: { job: number; found: number; error?: string }) => {
