@@ -160,12 +160,12 @@ export class HybridSearch implements SearchService {
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
     const atPlace = (a: JobAttrs) => locations().has(a.location);
-    const wanted: TopK<JobAttrs>[] = [
-      { k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity },
-    ];
+    const wanted: TopK<JobAttrs>[] = vector
+      ? [{ k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity }]
+      : [];
     // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second list
     // filled by the same scan, from the rows at those places.
-    if (places.length > 0) {
+    if (vector && places.length > 0) {
       const placeMasks = index.jobCodes.at(masks, locations());
       wanted.push({
         k: this.n,

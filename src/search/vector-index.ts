@@ -152,7 +152,6 @@ export class VectorIndex<A> {
   private laneEpoch = 0;
   /** The memory's id at the scan thread, when the rows live in a shared memory. */
   private memoryId: number | undefined;
-  private sharedModule: object | undefined;
   private readonly free: number[] = [];
 
   constructor(private readonly options: VectorIndexOptions<A> = {}) {}
@@ -254,7 +253,6 @@ export class VectorIndex<A> {
   clear(): void {
     if (this.memoryId !== undefined) this.options.thread?.scans.detach(this.memoryId);
     this.memoryId = undefined;
-    this.sharedModule = undefined;
     this.lanes = 1;
     this.freeLanes = [];
     this.laneEpoch++;
@@ -503,10 +501,7 @@ export class VectorIndex<A> {
     this.freeLanes = Array.from({ length: this.lanes - 1 }, (_, i) => i + 1);
     this.laneEpoch++;
     this.dots = dotKernel.bind(this.memory, this.stride, dims);
-    if (shared && thread && module) {
-      this.sharedModule = module;
-      this.memoryId = thread.scans.attach(shared, module);
-    }
+    if (shared && thread && module) this.memoryId = thread.scans.attach(shared, module);
     this.growMemory(0);
   }
 
@@ -519,14 +514,16 @@ export class VectorIndex<A> {
     const bytes = this.layout(this.lanes - 1).sampleByte + (SAMPLE + 1) * 8;
     const have = this.memory.buffer.byteLength;
     const thread = this.options.thread;
-    if (this.memoryId !== undefined && thread && this.sharedModule) {
+    // The kernel's module for this layout (compiled once, kept by dot-kernel.ts), for a shared memory only.
+    const module = this.memoryId !== undefined ? dotKernel.sharedModule?.(this.stride, this.dims) : undefined;
+    if (this.memoryId !== undefined && thread && module) {
       if (oldCapacity === this.capacity && bytes <= have) return;
       const next = newSharedMemory(Math.ceil(bytes / WASM_PAGE));
       if (!next) throw new Error('no shared memory for the vector index');
       new Uint8Array(next.buffer).set(new Uint8Array(this.memory.buffer, 0, oldCapacity * this.stride));
       thread.scans.detach(this.memoryId);
       this.memory = next;
-      this.memoryId = thread.scans.attach(next, this.sharedModule);
+      this.memoryId = thread.scans.attach(next, module);
       this.dots = dotKernel.bind(next, this.stride, this.dims);
       this.tail = undefined;
     } else if (bytes > have) {
