@@ -211,10 +211,11 @@ export function parseConfig(env: Env): Config {
       onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
     },
     cacheCoherenceMs: r.int('CACHE_COHERENCE_MS', 2_000, 0, 60_000),
-    // The embedded database runs one query at a time on the event loop, so fewer searches fit at once there.
+    // The embedded database runs one query at a time on the event loop, so fewer searches run at once there. How
+    // many wait is bounded by their expected wait (search/admission.ts); the count is only a cap.
     searchLimits: {
       maxInFlight: r.int('SEARCH_MAX_IN_FLIGHT', r.raw('DATABASE_URL') ? 8 : 2, 1, 1_000),
-      maxQueued: r.int('SEARCH_MAX_QUEUED', r.raw('DATABASE_URL') ? 32 : 8, 0, 100_000),
+      maxQueued: r.int('SEARCH_MAX_QUEUED', 256, 0, 100_000),
       maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
     },
     // A second core does the job scans' kernel; with one core the thread would only take turns with the loop. Off

@@ -27,7 +27,7 @@ export class Metrics {
 
   readonly searchRejections = new Counter({
     name: 'frontline_search_rejections_total',
-    help: 'Searches answered 503 by admission control, by reason (queue_full, queue_timeout)',
+    help: 'Searches answered 503 by admission control, by reason (expected_wait, queue_full, queue_timeout)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -15,7 +15,7 @@ describe('configuration', () => {
       role: 'all',
       workerConcurrency: 4,
       queuePollMs: 200,
-      searchLimits: { maxInFlight: 2, maxQueued: 8, maxWaitMs: 1000 },
+      searchLimits: { maxInFlight: 2, maxQueued: 256, maxWaitMs: 1000 },
       searchScanThreadRows: 0,
       workerHeartbeatMs: 10_000,
       workerDeadAfterMs: 120_000,
@@ -33,7 +33,7 @@ describe('configuration', () => {
 
   it('sizes search admission for a server when DATABASE_URL is set', () => {
     const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/frontline' });
-    expect(c.searchLimits).toEqual({ maxInFlight: 8, maxQueued: 32, maxWaitMs: 1000 });
+    expect(c.searchLimits).toEqual({ maxInFlight: 8, maxQueued: 256, maxWaitMs: 1000 });
     // The scan thread: on with the database elsewhere, where this machine has the second core it needs.
     expect(c.searchScanThreadRows).toBe(availableParallelism() > 1 ? 20_000 : 0);
   });

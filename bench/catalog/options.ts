@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ISSUE_MIXED_URLS } from './scenarios.js';
 
 /** Command-line options of `npm run bench` (bench/catalog/run.ts). `--help` prints them. */
 export interface BenchOptions {
@@ -93,7 +94,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     durationS: num('duration', values.duration, quick ? 3 : 10, 1),
     warmupS: num('warmup', values.warmup, quick ? 1 : 2, 0),
     connections: num('connections', values.connections, 32, 1),
-    mixedUrls: num('mixed-urls', values['mixed-urls'], quick ? 2_000 : 10_000, 1_000),
+    mixedUrls: num('mixed-urls', values['mixed-urls'], quick ? 2_000 : 10_000, ISSUE_MIXED_URLS),
     restarts: num('restarts', values.restarts, 3, 0),
     databaseUrl: values['database-url'],
     only: values.only ? values.only.split(',').filter(Boolean) : [],

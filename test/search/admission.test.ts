@@ -71,6 +71,47 @@ describe('SearchGate', () => {
     ).rejects.toThrow('boom');
     await expect(gate.run(async () => 'after')).resolves.toBe('after');
   });
+
+  it('queues while the expected wait fits maxWaitMs, refuses beyond it at once, and re-learns the pace', async () => {
+    let clock = 0;
+    const rejected: string[] = [];
+    const gate = new SearchGate(
+      { maxInFlight: 2, maxQueued: 100, maxWaitMs: 100 },
+      (r) => rejected.push(r),
+      () => clock,
+    );
+    // Nothing measured yet: no estimate, so nothing is refused for its wait.
+    expect(gate.expectedWaitMs()).toBe(0);
+    // Searches that each hold their slot 40 ms of the injected clock.
+    const slow = () => {
+      clock += 40;
+      return Promise.resolve('slow');
+    };
+    await gate.run(slow);
+    await gate.run(slow);
+    // Both slots busy: the first to wait expects (1 × 40) / 2 slots = 20 ms.
+    const blockers = [held(), held()];
+    const running = blockers.map((b) => gate.run(b.task));
+    expect(gate.expectedWaitMs()).toBe(20);
+    // Places 1..5 expect 20, 40, 60, 80, 100 ms: all fit 100 ms; the sixth would expect 120 ms and is refused.
+    const queued = Array.from({ length: 5 }, (_, i) => gate.run(async () => `queued ${i}`));
+    const refused = await gate.run(async () => 'too late').catch((e: unknown) => e);
+    expect(status(refused)).toBe(503);
+    expect(rejected).toEqual(['expected_wait']);
+    for (const b of blockers) b.finish();
+    await Promise.all(running);
+    await expect(Promise.all(queued)).resolves.toEqual([0, 1, 2, 3, 4].map((i) => `queued ${i}`));
+    // Fast searches since then (0 ms of the clock each) pull the estimate down: the same queue now fits.
+    for (let i = 0; i < 40; i++) await gate.run(async () => 'fast');
+    const again = [held(), held()];
+    const busy = again.map((b) => gate.run(b.task));
+    const fits = Array.from({ length: 6 }, (_, i) => gate.run(async () => `fits ${i}`));
+    expect(gate.expectedWaitMs()).toBeLessThan(1);
+    for (const b of again) b.finish();
+    await Promise.all(busy);
+    await expect(Promise.all(fits)).resolves.toHaveLength(6);
+    expect(rejected).toEqual(['expected_wait']);
+  });
 });
 
 describe('search admission through HTTP', () => {
