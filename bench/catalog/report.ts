@@ -13,6 +13,8 @@ export interface ScenarioOutcome {
   precheckFailures: string[];
   /** Share of the measured run's lookups the response cache answered; undefined without a cache. */
   cacheHitRatio?: number;
+  /** The service's RSS right after the scenario, and its peak so far (Linux): which scenario sets the peak. */
+  memory?: { currentMb: number; peakMb: number };
 }
 
 export interface StartupFigures {
@@ -64,7 +66,7 @@ function row(o: ScenarioOutcome, reference: number): string {
   const urls = s.paths.length === 1 ? '1' : `${fmt(s.paths.length)}${sent}`;
   const conns = s.connections === 1 ? ' (1 conn.)' : '';
   if (!o.measurement)
-    return `| ${s.label} | ${s.mode}${conns} | ${urls} | – | – | – | – | – | – | – | skipped: ${o.skipped} |`;
+    return `| ${s.label} | ${s.mode}${conns} | ${urls} | – | – | – | – | – | – | – | – | – | skipped: ${o.skipped} |`;
   const m = o.measurement;
   // Only answers count: a refusal (503 under load shedding) is cheap and says nothing of the endpoint's capacity.
   const answered = m.requests > 0 ? m.reqPerSec * (1 - (m.non2xx + m.errors) / m.requests) : 0;
@@ -83,7 +85,8 @@ function row(o: ScenarioOutcome, reference: number): string {
   return (
     `| ${s.label} | ${s.mode}${conns} | ${urls} | ${fmt(answered)}${answered < m.reqPerSec ? ` (of ${fmt(m.reqPerSec)})` : ''} | ${pct(ratio)} | ${target || '–'} | ` +
     `${fmt(m.p50Ms, 1)} | ${fmt(m.p99Ms, 1)} | ${fmt(m.maxMs)} | ${problems(m)} | ` +
-    `${o.cacheHitRatio === undefined ? '–' : pct(o.cacheHitRatio)} | ${verdict(checks.every(Boolean))} |`
+    `${o.cacheHitRatio === undefined ? '–' : pct(o.cacheHitRatio)} | ` +
+    `${o.memory ? `${fmt(o.memory.currentMb)} (${fmt(o.memory.peakMb)})` : '–'} | ${verdict(checks.every(Boolean))} |`
   );
 }
 
@@ -107,8 +110,8 @@ export function renderReport(input: ReportInput): string {
     '',
     '## Catalog endpoints',
     '',
-    '| Endpoint | Mode | URLs | req/s | vs bare | target | p50 ms | p99 ms | max ms | non-2xx / errors | cache hits | verdict |',
-    '|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---|',
+    '| Endpoint | Mode | URLs | req/s | vs bare | target | p50 ms | p99 ms | max ms | non-2xx / errors | cache hits | RSS MB after (peak so far) | verdict |',
+    '|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|',
   );
   for (const o of input.outcomes) lines.push(row(o, reference));
 

@@ -254,7 +254,13 @@ async function run(opts: BenchOptions): Promise<void> {
       const end = await cacheCounters(origin);
       const lookups = before && end ? end.hit + end.miss - before.hit - before.miss : 0;
       const cacheHitRatio = before && end && lookups > 0 ? (end.hit - before.hit) / lookups : undefined;
-      outcomes.push({ scenario: s, measurement: m, precheckFailures, cacheHitRatio });
+      outcomes.push({
+        scenario: s,
+        measurement: m,
+        precheckFailures,
+        cacheHitRatio,
+        memory: memoryOf(server.pid),
+      });
       log(
         `${s.id.padEnd(24)} ${String(Math.round(m.reqPerSec)).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms` +
           `  non-2xx ${m.non2xx}  errors ${m.errors + m.timeouts}`,
