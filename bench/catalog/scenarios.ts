@@ -142,31 +142,27 @@ export function buildScenarios(
       maxP99Ms: TARGETS.p99Ms,
     });
     if (e.mixed) {
-      // Search is the one row whose result hangs on the URL count: nearly every one of 10,000 distinct searches is
-      // a fresh ranking, so that row measures the ranking's CPU. The row as issue 2 defines it (its minimum URL
-      // count) runs first, on URLs of its own, so the other row's rankings do not warm it.
-      if (e.id === 'jobs-search' && mixedUrls > ISSUE_MIXED_URLS) {
+      const mixed = (id: string, label: string, paths: string[]) =>
         scenarios.push({
-          id: `${e.id}:mixed-floor`,
+          id,
           route: e.route,
-          label: `${e.label} (issue's minimum, ${ISSUE_MIXED_URLS.toLocaleString('en-US')} URLs)`,
+          label,
           mode: 'mixed',
-          paths: distinctUrls(seed, 300, e.mixed, ISSUE_MIXED_URLS),
+          paths,
           connections,
           minRatio: TARGETS.mixedRatio,
           maxP99Ms: TARGETS.p99Ms,
         });
-      }
-      scenarios.push({
-        id: `${e.id}:mixed`,
-        route: e.route,
-        label: e.label,
-        mode: 'mixed',
-        paths: distinctUrls(seed, 100 + i, e.mixed, mixedUrls),
-        connections,
-        minRatio: TARGETS.mixedRatio,
-        maxP99Ms: TARGETS.p99Ms,
-      });
+      // Search is the one row whose result hangs on the URL count: nearly every one of 10,000 distinct searches is
+      // a fresh ranking, so that row measures the ranking's CPU. The row as issue 2 defines it (its minimum URL
+      // count) runs first, on URLs of its own, so the other row's rankings do not warm it.
+      if (e.id === 'jobs-search' && mixedUrls > ISSUE_MIXED_URLS)
+        mixed(
+          `${e.id}:mixed-floor`,
+          `${e.label} (issue's minimum, ${ISSUE_MIXED_URLS.toLocaleString('en-US')} URLs)`,
+          distinctUrls(seed, 300, e.mixed, ISSUE_MIXED_URLS),
+        );
+      mixed(`${e.id}:mixed`, e.label, distinctUrls(seed, 100 + i, e.mixed, mixedUrls));
     }
   });
   scenarios.push({
