@@ -91,7 +91,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   app.addSchema(PaginationMeta);
 
   registerCors(app);
-  // Hook order matters: ETag and the response cache see the uncompressed body; compression runs last.
+  // Hook order matters: ETag sees the uncompressed body, compression runs after it, the response cache last.
   // The plugin's default digest (sha1, base64) through the one-shot crypto.hash, which skips a Hash object.
   // A large serialized body is UTF-8 encoded once, here: the ETag hash, the response cache and the socket then
   // share the bytes (it was encoded three times, ~40 µs each for 14 KB with one non-ASCII character). A small one
@@ -100,8 +100,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     done(null, typeof payload === 'string' && payload.length > 1024 ? Buffer.from(payload) : payload);
   });
   await app.register(etag, { weak: false, hashFn: (payload) => hash('sha1', payload, 'base64') });
-  registerResponseCache(app, deps.responseCache, deps.metrics);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  // After compression: the cache stores the bytes as sent (see registerResponseCache).
+  registerResponseCache(app, deps.responseCache, deps.metrics);
 
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

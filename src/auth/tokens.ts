@@ -4,6 +4,8 @@ import type { Db } from '../db/port.js';
 /** Secrets look like fl_<32 base62-ish chars>; the prefix makes them greppable in leaked-secret scanners. */
 export const TOKEN_SCHEME = 'fl_';
 const DISPLAY_PREFIX_LENGTH = 12;
+/** Tokens are not part of any cached response (the cache keys on the tier), so their writes leave those caches be. */
+const NOT_CATALOG = { invalidates: false } as const;
 
 export interface TokenIdentity {
   id: string;
@@ -71,6 +73,7 @@ export class TokenService {
     const rows = await this.db.query<TokenRow>(
       `INSERT INTO api_tokens (name, prefix, secret_hash) VALUES ($1, $2, $3) RETURNING *`,
       [name, secret.slice(0, DISPLAY_PREFIX_LENGTH), hashToken(secret)],
+      NOT_CATALOG,
     );
     return { ...toRecord(rows[0]!), secret };
   }
@@ -88,6 +91,7 @@ export class TokenService {
       `UPDATE api_tokens SET revoked_at = now()
        WHERE revoked_at IS NULL AND (id::text = $1 OR prefix = $1 OR name = $1) RETURNING *`,
       [ref],
+      NOT_CATALOG,
     );
     return rows.map(toRecord);
   }
@@ -116,7 +120,7 @@ export class TokenService {
     const now = this.now();
     if (now - (this.lastTouched.get(id) ?? 0) < 60_000) return;
     this.lastTouched.set(id, now);
-    this.db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [id]).catch(() => {
+    this.db.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [id], NOT_CATALOG).catch(() => {
       this.lastTouched.delete(id);
     });
   }

@@ -54,7 +54,7 @@ export class PgliteDb implements Db {
       opts?.name !== undefined && args !== undefined
         ? await this.execute<T>(opts.name, sql, args)
         : (await this.pg.query<T>(sql, params as unknown[])).rows;
-    if (isWriteStatement(sql)) this.writeGeneration++;
+    if (opts?.invalidates !== false && isWriteStatement(sql)) this.writeGeneration++;
     return rows;
   }
 

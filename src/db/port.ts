@@ -15,6 +15,11 @@ export interface QueryOptions {
    * Ignored inside transactions.
    */
   name?: string;
+  /**
+   * false: a write no cached read depends on (bookkeeping, such as a token's last use), so it leaves
+   * writeGeneration alone: moving it would empty every per-process response cache.
+   */
+  invalidates?: false;
 }
 
 export interface Queryable {

@@ -34,7 +34,7 @@ export class PostgresDb implements Db {
         ? { name: opts.name, text: sql, values: params as unknown[] }
         : { text: sql, values: params as unknown[] },
     );
-    if (isWriteStatement(sql)) this.writeGeneration++;
+    if (opts?.invalidates !== false && isWriteStatement(sql)) this.writeGeneration++;
     return res.rows as T[];
   }
 

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { pipeline, type Readable, Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Metrics } from '../metrics.js';
 import { JSON_TYPE } from './list-body.js';
 import { routeConfig } from './route-config.js';
@@ -24,17 +25,22 @@ export interface ResponseCacheOptions {
   maxBytes?: number;
 }
 
-/** A response as stored or served. */
+/** A response as stored or served: the bytes as sent, and the headers that describe them. */
 export interface CachedResponse {
   validity: string;
   body: Buffer;
   etag: string | undefined;
+  /** Content-Encoding, when the body is compressed. */
+  encoding?: string | undefined;
+  vary?: string | undefined;
 }
 
 interface Entry {
   key: string;
   validity: string;
   etag: string | undefined;
+  encoding: string | undefined;
+  vary: string | undefined;
   /** Where the body sits in the slab. */
   offset: number;
   length: number;
@@ -84,7 +90,13 @@ export class ResponseCache {
     this.hits++;
     const body = Buffer.allocUnsafe(entry.length);
     this.slab!.copy(body, 0, entry.offset, entry.offset + entry.length);
-    const hit = { validity: entry.validity, body, etag: entry.etag };
+    const hit = {
+      validity: entry.validity,
+      body,
+      etag: entry.etag,
+      encoding: entry.encoding,
+      vary: entry.vary,
+    };
     // Read while in the older half of the ring (bytes written since it, or entries): keep it. A live entry is
     // at most one lap behind (the wrap evicts what the last lap left at the slab's end).
     const bytesSince = (this.lap - entry.lap) * this.capacity + this.head - entry.offset;
@@ -116,6 +128,8 @@ export class ResponseCache {
       key,
       validity: response.validity,
       etag: response.etag,
+      encoding: response.encoding,
+      vary: response.vary,
       offset: this.head,
       length,
       seq: this.writes++,
@@ -126,6 +140,11 @@ export class ResponseCache {
     this.ring.push(entry);
     this.bytes += length;
     while (this.entries.size > this.maxEntries) this.evictOldest();
+  }
+
+  /** The largest body the slab can hold. */
+  get maxBodyBytes(): number {
+    return this.capacity;
   }
 
   get size(): number {
@@ -167,10 +186,58 @@ declare module 'fastify' {
 }
 
 /**
- * Registers after the guard (auth and rate limits always run) and after CORS, so a cached response carries the
- * same headers as a fresh one. The key includes the tier because page-size clamping differs per tier.
- * A hit is answered from onRequest, before parsing, validation and the handler. Callback-style hooks: these run on
- * every request, and an async hook costs promises even when it has nothing to do.
+ * The key: the tier (page-size clamping differs per tier), the URL, and what decides the coding compression picks,
+ * so an entry holds the bytes exactly as they were sent.
+ */
+function keyOf(request: FastifyRequest): string {
+  const accepted = request.headers['accept-encoding'];
+  const key = `${request.caller.tier} ${request.url}`;
+  if (accepted === undefined && request.headers['x-no-compression'] === undefined) return key;
+  return `${key}\n${accepted ?? ''}${request.headers['x-no-compression'] === undefined ? '' : '\nno-compression'}`;
+}
+
+function headerOf(reply: FastifyReply, name: string): string | undefined {
+  const value = reply.getHeader(name);
+  return value === undefined ? undefined : String(value);
+}
+
+/**
+ * Answers a hit. An unconditional one is written straight to the socket, with the headers the earlier onRequest
+ * hooks set (request id, tier, rate limits, CORS): the onSend chain (ETag, compression, the store) has nothing
+ * left to do for bytes already final, and skipping it is a tenth of a hot read's CPU. Fastify attaches its
+ * response listeners before onRequest, so onResponse hooks (metrics) and the request log still see the hit.
+ * A conditional one goes through reply.send, so the ETag plugin stays the one place that decides on a 304.
+ */
+function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse): void {
+  if (request.headers['if-none-match'] !== undefined) {
+    reply.header('x-cache', 'hit').type(JSON_TYPE);
+    if (hit.etag) reply.header('etag', hit.etag);
+    if (hit.vary) reply.header('vary', hit.vary);
+    // The store hook drops the coding again if the answer is a 304 (no body, nothing encoded).
+    if (hit.encoding) reply.header('content-encoding', hit.encoding);
+    reply.send(hit.body);
+    return;
+  }
+  // getHeaders() returns a fresh object.
+  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
+  headers['x-cache'] = 'hit';
+  headers['content-type'] = JSON_TYPE;
+  if (hit.etag) headers.etag = hit.etag;
+  if (hit.vary) headers.vary = hit.vary;
+  if (hit.encoding) headers['content-encoding'] = hit.encoding;
+  headers['content-length'] = hit.body.byteLength;
+  reply.hijack();
+  reply.raw.writeHead(200, headers);
+  reply.raw.end(hit.body);
+}
+
+/**
+ * Registers after the guard and CORS (a cached response carries the same headers as a fresh one) and after
+ * compression, so an entry holds the bytes as sent: a hit from a client that accepts brotli or gzip is not
+ * compressed again. (Measured on the 100k bench catalog: hot /jobs with `Accept-Encoding: gzip, deflate, br` went
+ * from ~3k to the ~15k req/s of an uncompressed hit; /companies from ~1.6k.) A hit is answered from onRequest,
+ * before parsing, validation and the handler. Callback-style hooks: these run on every request, and an async
+ * hook costs promises even when it has nothing to do.
  */
 export function registerResponseCache(app: FastifyInstance, cache: ResponseCache, metrics: Metrics): void {
   app.decorateRequest('cacheKey', null);
@@ -180,13 +247,11 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
 
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'GET' || routeConfig(request).cache !== true) return done();
-    const key = `${request.caller.tier} ${request.url}`;
+    const key = keyOf(request);
     const hit = cache.get(key);
     if (hit) {
       hits.inc();
-      if (hit.etag) reply.header('etag', hit.etag);
-      reply.header('x-cache', 'hit');
-      reply.type(JSON_TYPE).send(hit.body);
+      serveHit(request, reply, hit);
       return;
     }
     misses.inc();
@@ -196,21 +261,55 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     done();
   });
 
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      request.cacheKey !== null &&
-      request.cacheValidity !== null &&
-      reply.statusCode === 200 &&
-      (typeof payload === 'string' || Buffer.isBuffer(payload))
-    ) {
-      const etag = reply.getHeader('etag');
-      cache.set(request.cacheKey, {
-        validity: request.cacheValidity,
-        // Copied into the cache's slab: the payload itself is the body being sent.
-        body: typeof payload === 'string' ? Buffer.from(payload) : payload,
-        etag: typeof etag === 'string' ? etag : undefined,
+  const store: onSendHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode === 304) reply.removeHeader('content-encoding');
+    const key = request.cacheKey;
+    const validity = request.cacheValidity;
+    if (key === null || validity === null || reply.statusCode !== 200) return done();
+    const put = (body: Buffer) =>
+      cache.set(key, {
+        validity,
+        body,
+        etag: headerOf(reply, 'etag'),
+        encoding: headerOf(reply, 'content-encoding'),
+        vary: headerOf(reply, 'vary'),
       });
-    }
+    // Copied into the cache's slab: the payload itself is the body being sent.
+    if (typeof payload === 'string') put(Buffer.from(payload));
+    else if (Buffer.isBuffer(payload)) put(payload);
+    // A stream, by its shape as Fastify tells one: compression's come from readable-stream, not node:stream.
+    else if (typeof (payload as Readable | null)?.pipe === 'function')
+      return done(null, teed(payload as Readable, cache.maxBodyBytes, put));
     done();
+  };
+  // A route-level onSend runs after every app-level one, and compression adds its own when a route is declared:
+  // added after it, the store sees the final bytes.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('GET') || route.config?.cache !== true) return;
+    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), store];
   });
+}
+
+/**
+ * A large body is compressed as a stream (zlib's thread pool, off the event loop): a copy of its bytes is kept as
+ * they pass, and stored once the stream has ended without error.
+ */
+function teed(source: Readable, maxBytes: number, put: (body: Buffer) => void): Readable {
+  let chunks: Buffer[] | null = [];
+  let size = 0;
+  const tee = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (chunks !== null) {
+        size += chunk.byteLength;
+        if (size > maxBytes) chunks = null;
+        else chunks.push(chunk);
+      }
+      callback(null, chunk);
+    },
+  });
+  pipeline(source, tee, (err) => {
+    if (!err && chunks !== null) put(Buffer.concat(chunks, size));
+  });
+  return tee;
 }

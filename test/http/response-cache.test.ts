@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/http/response-cache.js';
 import { addCompany, addJobs } from '../catalog/fixtures.js';
@@ -73,6 +74,20 @@ describe('catalog response cache', () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
+  it('is not emptied by minting a token or its first use (a last-use record): no cached response shows tokens', async () => {
+    await t.get('/api/v1/tags');
+    expect((await t.get('/api/v1/tags')).headers['x-cache']).toBe('hit');
+    const generation = t.deps.db.writeGeneration;
+    const fresh = await t.deps.tokens.create('first-use');
+    expect((await t.get('/api/v1/me', fresh.secret)).statusCode).toBe(200);
+    // The last-use write lands behind the answer; wait for it.
+    await expect
+      .poll(async () => (await t.deps.tokens.list()).find((k) => k.name === 'first-use')?.lastUsedAt)
+      .toBeTruthy();
+    expect(t.deps.db.writeGeneration).toBe(generation);
+    expect((await t.get('/api/v1/tags')).headers['x-cache']).toBe('hit');
+  });
+
   it('is not emptied by reads: a search between two identical reads keeps the second a hit', async () => {
     // Background embedding writes do change the catalog version; let the start-up pass finish first.
     await t.deps.searchParts.idle();
@@ -95,16 +110,127 @@ describe('catalog response cache', () => {
     expect(before.json().data.newToday).toBeGreaterThan(0);
     t.clock.ms = saved;
   });
+});
 
-  it('serves compressed bodies from the cache too', async () => {
-    await t.get('/api/v1/companies');
-    const gz = await t.request({
-      method: 'GET',
-      url: '/api/v1/companies',
-      headers: { 'accept-encoding': 'gzip' },
+describe('cached responses as sent, compressed or not', () => {
+  let t: TestApp;
+  const BR = 'gzip, deflate, br';
+  const decode = (res: { rawPayload: Buffer; headers: Record<string, unknown> }) => {
+    const coding = res.headers['content-encoding'];
+    if (coding === 'br') return brotliDecompressSync(res.rawPayload).toString();
+    if (coding === 'gzip') return gunzipSync(res.rawPayload).toString();
+    return res.rawPayload.toString();
+  };
+  const metricCount = async (status: string) => {
+    const text = (await t.get('/metrics')).body;
+    const line = text
+      .split('\n')
+      .find((l) =>
+        l.startsWith(
+          `frontline_http_requests_total{route="/api/v1/companies",method="GET",status="${status}"}`,
+        ),
+      );
+    return line === undefined ? 0 : Number(line.split(' ').pop());
+  };
+  beforeAll(async () => {
+    t = await startTestApp();
+    // 100 companies with long one-liners: the token tier's page of 100 is ~100 KB, more than compression's
+    // synchronous bound on any machine (at most 64 KB), so its bytes are compressed as a stream.
+    for (let i = 0; i < 100; i++) {
+      const name = `Streamco ${String(i).padStart(3, '0')}`;
+      await addCompany(
+        t.deps.db,
+        { name, domain: `streamco${i}.ai`, oneLiner: `${name} ${'ships agents to enterprises '.repeat(30)}` },
+        t.clock.now(),
+      );
+    }
+    await t.deps.searchParts.idle();
+  });
+  afterAll(async () => t.close());
+
+  for (const [label, url, token] of [
+    ['a small body (compressed in one call)', '/api/v1/companies?limit=5', false],
+    ['a large body (compressed as a stream)', '/api/v1/companies?limit=100', true],
+  ] as const) {
+    it(`stores the compressed bytes and serves them as sent: ${label}`, async () => {
+      const plain = await t.request({ method: 'GET', url, token: token ? t.token : null });
+      expect(plain.statusCode).toBe(200);
+      if (token) expect(plain.rawPayload.byteLength).toBeGreaterThan(64 * 1024);
+      for (const coding of ['br', 'gzip']) {
+        const accept = coding === 'br' ? BR : 'gzip';
+        const ask = () =>
+          t.request({
+            method: 'GET',
+            url,
+            token: token ? t.token : null,
+            headers: { 'accept-encoding': accept },
+          });
+        const first = await ask();
+        const second = await ask();
+        expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['miss', 'hit']);
+        for (const res of [first, second]) {
+          expect(res.statusCode).toBe(200);
+          expect(res.headers['content-encoding']).toBe(coding);
+          expect(res.headers.vary).toBe('accept-encoding');
+          expect(res.headers.etag).toBe(plain.headers.etag);
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          // A body compressed as a stream goes out chunked the first time; from the cache its length is known.
+          if (res === second || res.headers['content-length'] !== undefined)
+            expect(Number(res.headers['content-length'])).toBe(res.rawPayload.byteLength);
+          expect(decode(res)).toBe(plain.body);
+        }
+        expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+      }
+      // The uncompressed entry is its own: no coding, no Vary.
+      const again = await t.request({ method: 'GET', url, token: token ? t.token : null });
+      expect(again.headers['x-cache']).toBe('hit');
+      expect(again.headers['content-encoding']).toBeUndefined();
+      expect(again.body).toBe(plain.body);
     });
-    expect(gz.headers['x-cache']).toBe('hit');
-    expect(gz.statusCode).toBe(200);
+  }
+
+  it('answers a conditional hit with a 304 that carries no coding and no body', async () => {
+    const url = '/api/v1/companies?limit=7';
+    const first = await t.request({ method: 'GET', url, headers: { 'accept-encoding': BR } });
+    const conditional = (etag: string) =>
+      t.request({ method: 'GET', url, headers: { 'accept-encoding': BR, 'if-none-match': etag } });
+    const fresh = await conditional(String(first.headers.etag));
+    expect(fresh.statusCode).toBe(304);
+    expect(fresh.headers['x-cache']).toBe('hit');
+    expect(fresh.headers['content-encoding']).toBeUndefined();
+    expect(fresh.rawPayload.byteLength).toBe(0);
+    const stale = await conditional('"something-else"');
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['x-cache']).toBe('hit');
+    expect(stale.headers['content-encoding']).toBe('br');
+    expect(decode(stale)).toBe(decode(first));
+  });
+
+  it('counts a hit in the request metrics and sends the headers a fresh answer sends', async () => {
+    const url = '/api/v1/companies?limit=3';
+    const miss = await t.get(url);
+    const before = await metricCount('200');
+    const hit = await t.get(url);
+    expect(hit.headers['x-cache']).toBe('hit');
+    expect(await metricCount('200')).toBe(before + 1);
+    const varying = new Set(['x-cache', 'x-request-id', 'x-ratelimit-remaining', 'ratelimit', 'date']);
+    const names = (res: typeof hit) =>
+      Object.keys(res.headers)
+        .filter((h) => !varying.has(h))
+        .sort();
+    expect(names(hit)).toEqual(names(miss));
+    for (const name of names(miss)) expect(hit.headers[name]).toBe(miss.headers[name]);
+    expect(Number(hit.headers['x-ratelimit-remaining'])).toBe(
+      Number(miss.headers['x-ratelimit-remaining']) - 1,
+    );
+  });
+
+  it('keeps a client that asks for no compression apart from one that accepts it', async () => {
+    const url = '/api/v1/companies?limit=9';
+    await t.request({ method: 'GET', url, headers: { 'accept-encoding': 'br', 'x-no-compression': '1' } });
+    const compressed = await t.request({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers['x-cache']).toBe('miss');
+    expect(compressed.headers['content-encoding']).toBe('br');
   });
 });
 
