@@ -25,6 +25,8 @@ interface Operation {
 
 const UNIVERSAL = ['400', '401', '403', '404', '405', '413', '415', '429'];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
+/** Names every plain JavaScript object answers to: a word looked up in a `{}` map must not find them. */
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -55,6 +57,7 @@ const hostileString = fc.oneof(
     '<script>alert(1)</script>',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal log4shell probe, not a template
     '${jndi:ldap://x}',
+    ...PROTOTYPE_NAMES,
   ),
 );
 
@@ -124,7 +127,8 @@ describe('hostile input', () => {
   let t: TestApp;
   let ops: Operation[];
   beforeAll(async () => {
-    t = await startTestApp();
+    // With the sample catalog, so searches and filters reach real rows and the search indexes.
+    t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
     ops = operations((await t.get('/api/v1/openapi.json')).json());
   });
   afterAll(async () => t.close());
@@ -189,6 +193,24 @@ describe('hostile input', () => {
       );
     }
     expect(cases).toBeGreaterThan(ops.length);
+  });
+
+  it("reads JavaScript's own property names as plain words in every query parameter", async () => {
+    // Found by the property above (seed -893588242): /jobs?search=constructor was a 500.
+    const failures: string[] = [];
+    for (const op of ops.filter((o) => o.method === 'GET')) {
+      if (op.parameters.some((p) => p.in === 'path')) continue;
+      for (const p of op.parameters.filter((q) => q.in === 'query' && !q.schema?.enum)) {
+        for (const word of PROTOTYPE_NAMES) {
+          for (const value of [word, `senior ${word} engineer`]) {
+            const url = `${op.path}?${new URLSearchParams({ [p.name]: value })}`;
+            const res = await t.request({ method: 'GET', url, token: t.token });
+            if (res.statusCode >= 500) failures.push(`${url} -> ${res.statusCode}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('bounds what one request can make the server read', async () => {

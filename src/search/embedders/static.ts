@@ -35,7 +35,13 @@ export interface Lexicon {
 /** Read from the sources (its exact bytes are part of the model identity), also when running the bundle. */
 export function readLexicon(): { lexicon: Lexicon; text: string } {
   const text = readFileSync(packagePath('src/search/embedders/lexicon.json'), 'utf8');
-  return { lexicon: JSON.parse(text) as Lexicon, text };
+  // Its maps are looked up with words from queries: null-prototype objects, so "constructor" is just a word.
+  const lexicon = JSON.parse(text, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.assign(Object.create(null), value)
+      : value,
+  ) as Lexicon;
+  return { lexicon, text };
 }
 
 /** Lowercases, strips accents and splits into tokens, keeping "node.js", "c++", "pre-sales" whole. */
