@@ -301,8 +301,9 @@ async function run(opts: BenchOptions): Promise<void> {
     notes.push(
       'Rate limits raised for the bench: RATE_LIMIT_ANONYMOUS and RATE_LIMIT_TOKEN 10,000,000 (the config maximum) ' +
         'per RATE_LIMIT_WINDOW_MS 1000, so the guard still runs on every request.',
-      'autocannon runs inside the bench process on the same cores as the servers; requests carry no Accept-Encoding ' +
-        'and no If-None-Match, so neither compression nor 304s are exercised.',
+      'autocannon runs inside the bench process on the same cores as the servers; requests carry no If-None-Match ' +
+        '(no 304s), and no Accept-Encoding except in the two `Accept-Encoding: gzip, deflate, br` rows, which ' +
+        'measure /jobs with compression as a browser asks for it.',
     );
     const loadAfter = loadavg();
     const mb = (totalmem() / 2 ** 20).toFixed(0);

@@ -185,6 +185,33 @@ export function buildScenarios(
     minRatio: TARGETS.mixedRatio,
     maxP99Ms: TARGETS.p99Ms,
   });
+  // As a browser or `curl --compressed` asks: the same /jobs rows with the service's compression in the path
+  // (the other rows send no Accept-Encoding, like the bare route's client).
+  const compressed = { 'accept-encoding': 'gzip, deflate, br' };
+  scenarios.push(
+    {
+      id: 'jobs-br:hot',
+      route: `${API}/jobs`,
+      label: '/jobs, Accept-Encoding: gzip, deflate, br',
+      mode: 'hot',
+      paths: [`${API}/jobs`],
+      connections,
+      headers: compressed,
+      minRatio: TARGETS.hotRatio,
+      maxP99Ms: TARGETS.p99Ms,
+    },
+    {
+      id: 'jobs-br:mixed',
+      route: `${API}/jobs`,
+      label: '/jobs, Accept-Encoding: gzip, deflate, br',
+      mode: 'mixed',
+      paths: distinctUrls(seed, 202, (r) => urls.anyJobs(r), mixedUrls),
+      connections,
+      headers: compressed,
+      minRatio: TARGETS.mixedRatio,
+      maxP99Ms: TARGETS.p99Ms,
+    },
+  );
   return scenarios;
 }
 
