@@ -187,29 +187,21 @@ export function buildScenarios(
   });
   // As a browser or `curl --compressed` asks: the same /jobs rows with the service's compression in the path
   // (the other rows send no Accept-Encoding, like the bare route's client).
-  const compressed = { 'accept-encoding': 'gzip, deflate, br' };
+  const compressed = {
+    route: `${API}/jobs`,
+    label: '/jobs, Accept-Encoding: gzip, deflate, br',
+    connections,
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+    maxP99Ms: TARGETS.p99Ms,
+  };
   scenarios.push(
+    { ...compressed, id: 'jobs-br:hot', mode: 'hot', paths: [`${API}/jobs`], minRatio: TARGETS.hotRatio },
     {
-      id: 'jobs-br:hot',
-      route: `${API}/jobs`,
-      label: '/jobs, Accept-Encoding: gzip, deflate, br',
-      mode: 'hot',
-      paths: [`${API}/jobs`],
-      connections,
-      headers: compressed,
-      minRatio: TARGETS.hotRatio,
-      maxP99Ms: TARGETS.p99Ms,
-    },
-    {
+      ...compressed,
       id: 'jobs-br:mixed',
-      route: `${API}/jobs`,
-      label: '/jobs, Accept-Encoding: gzip, deflate, br',
       mode: 'mixed',
       paths: distinctUrls(seed, 202, (r) => urls.anyJobs(r), mixedUrls),
-      connections,
-      headers: compressed,
       minRatio: TARGETS.mixedRatio,
-      maxP99Ms: TARGETS.p99Ms,
     },
   );
   return scenarios;

@@ -191,9 +191,10 @@ declare module 'fastify' {
  */
 function keyOf(request: FastifyRequest): string {
   const accepted = request.headers['accept-encoding'];
+  const refused = request.headers['x-no-compression'] !== undefined;
   const key = `${request.caller.tier} ${request.url}`;
-  if (accepted === undefined && request.headers['x-no-compression'] === undefined) return key;
-  return `${key}\n${accepted ?? ''}${request.headers['x-no-compression'] === undefined ? '' : '\nno-compression'}`;
+  if (accepted === undefined && !refused) return key;
+  return `${key}\n${accepted ?? ''}${refused ? '\nno-compression' : ''}`;
 }
 
 function headerOf(reply: FastifyReply, name: string): string | undefined {
