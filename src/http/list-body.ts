@@ -1,15 +1,12 @@
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { PageMeta } from './pagination.js';
 import { PaginationMeta } from './schemas/common.js';
+import { serializerFor } from './serializers.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-const compile = SerializerSelector()({}, {});
-const serializerOf = (schema: TSchema) =>
-  compile({ schema, method: 'GET', url: '/', httpStatus: '200' }) as (value: unknown) => string;
-const metaJson = serializerOf(PaginationMeta);
+const metaJson = serializerFor(PaginationMeta);
 
 /**
  * The body of a list response, `{"data":[…],"meta":{…}}`, byte for byte what the route's schema serializer
@@ -25,7 +22,7 @@ export class ListBody<T extends object> {
   private readonly bytes = new WeakMap<T, Buffer>();
 
   constructor(itemSchema: TSchema) {
-    this.item = serializerOf(itemSchema);
+    this.item = serializerFor(itemSchema);
   }
 
   render(items: readonly T[], meta: PageMeta): Buffer {
