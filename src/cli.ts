@@ -3,6 +3,7 @@ import { TokenService } from './auth/tokens.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
+import { holdEventLoop } from './hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
 
@@ -22,12 +23,17 @@ async function withDb<T>(
   fn: (db: Awaited<ReturnType<typeof openDb>>, config: Config) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig();
-  const db = await openDb(config);
+  const release = holdEventLoop();
   try {
-    await migrate(db);
-    return await fn(db, config);
+    const db = await openDb(config);
+    try {
+      await migrate(db);
+      return await fn(db, config);
+    } finally {
+      await db.close();
+    }
   } finally {
-    await db.close();
+    release();
   }
 }
 
@@ -66,6 +72,9 @@ export function buildCli(): Command {
     .action(async () => {
       const server = await runServer(loadConfig());
       handleSignals(server.stop);
+      // A server whose workflow engine cannot launch is misconfigured: it stops (the log says why) rather than
+      // serve the catalog with a pipeline that never runs.
+      server.pipelineStarted.catch(() => server.stop().finally(() => process.exit(1)));
     });
 
   program

@@ -1,0 +1,59 @@
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_TEST_CACHE_DIR } from '../search/support.js';
+import { freshDataDir, serverUrl } from '../support/db.js';
+import { type ServiceProcess, startService } from '../support/fleet.js';
+
+/**
+ * `frontline serve` answers before its workflow engine has launched (docs/deployment.md, Start-up order), so a
+ * launch failure comes after the first answers: the process must still stop, with the cause in its log, rather
+ * than serve a catalog whose pipeline never runs. Embedded database only: the failure used here is FRONTLINE_ROLE=api
+ * without a server, which has no workflow engine to enqueue into.
+ */
+describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
+  let dataDir: string;
+  const running: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    dataDir = await freshDataDir();
+    mkdirSync(SEARCH_TEST_CACHE_DIR, { recursive: true });
+    symlinkSync(SEARCH_TEST_CACHE_DIR, join(dataDir, 'cache'));
+  });
+
+  afterAll(async () => {
+    for (const p of running) await p.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers catalog reads, then launches the engine and says so', async () => {
+    const service = await startService({ DATA_DIR: dataDir, SAMPLE_DATA: '1' });
+    running.push(service);
+    expect((await fetch(`${service.url}/api/v1/jobs`)).status).toBe(200);
+    for (let i = 0; i < 600 && !service.output().includes('workflow engine launched'); i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    expect(service.output()).toMatch(/"ms":\d+,"msg":"workflow engine launched"/);
+    await service.stop();
+    expect(await service.exited).toBe(0);
+  }, 120_000);
+
+  it('exits with status 1 and the cause in its log when the engine cannot launch', async () => {
+    const started = await startService({ DATA_DIR: dataDir, FRONTLINE_ROLE: 'api' }).then(
+      (service) => service,
+      (err: Error) => err,
+    );
+    let output: string;
+    if (started instanceof Error) {
+      // Gone before its first answer: startService says so, with the log.
+      expect(started.message).toContain('exited during start');
+      output = started.message;
+    } else {
+      running.push(started);
+      expect(await started.exited).toBe(1);
+      output = started.output();
+    }
+    expect(output).toContain('workflow engine could not launch');
+    expect(output).toContain('FRONTLINE_ROLE=api needs a PostgreSQL server');
+  }, 120_000);
+});
