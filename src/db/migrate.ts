@@ -35,6 +35,7 @@ export function loadMigrations(dir = packagePath('migrations')): Migration[] {
  * An applied migration whose file changed is refused rather than silently diverging.
  */
 export async function migrate(db: Db, migrations = loadMigrations()): Promise<string[]> {
+  if (await allApplied(db, migrations)) return [];
   // CREATE TABLE IF NOT EXISTS is not safe under concurrency in PostgreSQL (two sessions can both
   // pass the existence check and one fails on pg_type's unique index), so it runs under the lock too.
   await db.transaction(async (tx) => {
@@ -74,6 +75,23 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<st
     if (done) applied.push(m.name);
   }
   return applied;
+}
+
+/**
+ * Whether every file is recorded with its checksum: true at every start but the first after a deploy, which then
+ * reads the record once instead of taking the lock once per file (~0.1 s of a restart on the embedded database).
+ * Anything else (a pending file, a changed one, no table yet) goes the locked way, which also reports a change.
+ */
+async function allApplied(db: Db, migrations: readonly Migration[]): Promise<boolean> {
+  const [table] = await db.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  if (!table?.present) return false;
+  const rows = await db.query<{ version: string; checksum: string }>(
+    'SELECT version, checksum FROM schema_migrations',
+  );
+  const recorded = new Map(rows.map((r) => [r.version, r.checksum]));
+  return migrations.every((m) => recorded.get(m.version) === m.checksum);
 }
 
 /** Versions recorded in the database that match the files on disk; used by readiness. */

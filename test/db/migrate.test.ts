@@ -3,6 +3,9 @@ import { loadMigrations, type Migration, migrate } from '../../src/db/migrate.js
 import { PostgresDb } from '../../src/db/postgres.js';
 import { freshDatabase, serverUrl, type TestDatabase } from '../support/db.js';
 
+/** migrate.ts's advisory lock key. */
+const MIGRATION_LOCK_KEY = 727_311_001;
+
 const extra = (version: string, sql: string): Migration => ({
   version,
   name: `${version}_test`,
@@ -65,5 +68,43 @@ describe('migrations', () => {
         await Promise.all(racers.map((db) => db.close()));
       }
     },
+  );
+
+  // A start on an up-to-date database must not queue behind another process's migration lock (a deploy's first
+  // process migrating while the rest restart), nor pay the lock once per file.
+  it.skipIf(!serverUrl())(
+    'checks an up-to-date database without waiting for the migration lock, and waits when a file is pending',
+    async () => {
+      t = await freshDatabase();
+      const url = t.url as string;
+      const shipped = loadMigrations();
+      await migrate(t.db, shipped);
+      const holder = new PostgresDb({ url, poolSize: 1, statementTimeoutMs: 30_000 });
+      const other = new PostgresDb({ url, poolSize: 1, statementTimeoutMs: 30_000 });
+      try {
+        const pending = extra('9002', 'CREATE TABLE after_the_lock (id int);\n');
+        let waiting: Promise<string[]> | undefined;
+        const whileHeld = await holder.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+          const upToDate = await Promise.race([
+            migrate(other, shipped),
+            new Promise<'blocked'>((ok) => setTimeout(() => ok('blocked'), 5_000)),
+          ]);
+          expect(upToDate).toEqual([]);
+          waiting = migrate(other, [...shipped, pending]);
+          return Promise.race([
+            waiting.then(() => 'applied'),
+            new Promise<'blocked'>((ok) => setTimeout(() => ok('blocked'), 1_000)),
+          ]);
+        });
+        expect(whileHeld).toBe('blocked');
+        // Once the lock is released the pending file goes in.
+        expect(await waiting).toEqual([pending.name]);
+      } finally {
+        await holder.close();
+        await other.close();
+      }
+    },
+    60_000,
   );
 });
