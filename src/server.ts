@@ -47,18 +47,19 @@ async function startServer(config: Config): Promise<RunningServer> {
   // Then the workflow engine (DBOS: ~0.2 s to import, then its own queries), once the index is in: started
   // together, the first answers waited ~0.35 s longer. A pipeline request before then starts it on its own.
   // FRONTLINE_ROLE=all (default) runs the embedded worker and the freshness scheduler here; =api only enqueues.
-  const pipelineStarted = warmed
-    .then(() => {
-      const t0 = performance.now();
-      return deps.pipeline.start().then(() => performance.now() - t0);
-    })
-    .then(
-      (ms) => app.log.info({ ms: Math.round(ms) }, 'workflow engine launched'),
-      (err: unknown) => {
-        app.log.error({ err }, 'workflow engine could not launch');
-        throw err;
-      },
-    );
+  let stopping = false;
+  const pipelineStarted = warmed.then(async () => {
+    // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
+    if (stopping) return;
+    const t0 = performance.now();
+    try {
+      await deps.pipeline.start();
+    } catch (err) {
+      app.log.error({ err }, 'workflow engine could not launch');
+      throw err;
+    }
+    app.log.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched');
+  });
   // The caller handles a failure; this keeps it from also surfacing as an unhandled rejection.
   pipelineStarted.catch(() => {});
   const missing = missingMallocEnv();
@@ -72,6 +73,7 @@ async function startServer(config: Config): Promise<RunningServer> {
     url,
     pipelineStarted,
     stop: async () => {
+      stopping = true;
       await requestsAlreadyReceived();
       await app.close();
       await deps.close();

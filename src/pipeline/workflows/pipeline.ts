@@ -46,6 +46,8 @@ export class Pipeline {
   readonly scheduler: FreshnessScheduler;
   readonly ctx: PipelineContext;
   private started = false;
+  /** Counts stop() calls, so a start() that was launching when one came knows. */
+  private stops = 0;
 
   constructor(opts: PipelineOptions) {
     const { config, db } = opts;
@@ -108,12 +110,16 @@ export class Pipeline {
 
   /** Launches the engine; in a process that runs workflows, also the freshness scheduler. */
   async start(): Promise<void> {
+    const stops = this.stops;
     await this.engine.start();
+    // A stop() while the engine was launching wins: no scheduler left ticking after it.
+    if (stops !== this.stops) return;
     if (this.engine.runsWorkflows && !this.started) this.scheduler.start();
     this.started = true;
   }
 
   async stop(): Promise<void> {
+    this.stops++;
     await this.scheduler.stop();
     await this.engine.stop();
     this.started = false;
