@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { createDeps } from './deps.js';
+import { createDeps, type Deps } from './deps.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { loggerOptions } from './logger.js';
 import { MALLOC_ENV, missingMallocEnv } from './malloc-env.js';
@@ -99,24 +99,20 @@ export interface RunningWorker {
 export async function runWorker(config: Config): Promise<RunningWorker> {
   // Held until stop(): DBOS's queue polling may not keep the loop open by itself, and see holdEventLoop.
   const release = holdEventLoop();
-  let deps: Awaited<ReturnType<typeof createDeps>>;
+  let deps: Deps | undefined;
   try {
     deps = await createDeps({ ...config, role: 'worker' });
-  } catch (err) {
-    release();
-    throw err;
-  }
-  try {
     await deps.pipeline.start();
   } catch (err) {
     release();
-    await deps.close();
+    await deps?.close();
     throw err;
   }
+  const started = deps;
   return {
     stop: async () => {
       release();
-      await deps.close();
+      await started.close();
     },
   };
 }
