@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { registerCors } from './http/cors.js';
+import { DeferredCompiles, deferredValidatorFactory } from './http/deferred-compiles.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { type GuardHook, registerGuard } from './http/guard.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
@@ -32,6 +33,7 @@ export interface AppOptions {
 /** Builds the HTTP app with no top-level I/O: used by main, tests and the OpenAPI export alike. */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
   let guard: GuardHook | undefined;
+  const compiles = new DeferredCompiles();
   const app: App = Fastify({
     logger: opts.logger ?? false,
     childLoggerFactory: requestLoggers,
@@ -62,7 +64,13 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     },
     // Header and URL bounds: Node's defaults (16 KB headers) hold; query strings are parsed by Fastify.
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializerFactory() } },
+    // Route schemas compile on first use; the server compiles the rest once it answers (app.compileSchemas).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: deferredValidatorFactory(compiles),
+        buildSerializer: sharedSerializerFactory(compiles),
+      },
+    },
     ajv: {
       customOptions: {
         coerceTypes: true,
@@ -73,6 +81,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('compileSchemas', () => compiles.compileAll());
   decorateRouteConfig(app);
   registerRequestIdHeader(app);
   registerErrorHandling(app);

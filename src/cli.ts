@@ -72,9 +72,9 @@ export function buildCli(): Command {
     .action(async () => {
       const server = await runServer(loadConfig());
       handleSignals(server.stop);
-      // A server whose workflow engine cannot launch is misconfigured: it stops (the log says why) rather than
-      // serve the catalog with a pipeline that never runs.
-      server.pipelineStarted.catch(() => server.stop().finally(() => process.exit(1)));
+      // A server whose route schemas do not compile, or whose workflow engine cannot launch, is broken or
+      // misconfigured: it stops (the log says why) rather than serve with routes or a pipeline that never work.
+      server.startupTasks.catch(() => server.stop().finally(() => process.exit(1)));
     });
 
   program

@@ -8,11 +8,12 @@ import { MALLOC_ENV, missingMallocEnv } from './malloc-env.js';
 export interface RunningServer {
   url: string;
   /**
-   * Settles once the workflow engine has launched, which happens after the server answers: catalog reads need
-   * none of it. Rejects when it could not launch; `serve` then exits. Pipeline requests that arrive before it
-   * has launched wait for it (the engine starts on first use).
+   * Settles once what a start leaves until after the server answers is done: the route schemas not used yet are
+   * compiled, then the workflow engine launches (catalog reads need none of it). Rejects when either fails;
+   * `serve` then exits. Pipeline requests that arrive before the launch wait for it (the engine starts on first
+   * use), and a route used before its schemas were compiled compiles them itself.
    */
-  pipelineStarted: Promise<void>;
+  startupTasks: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,8 +49,15 @@ async function startServer(config: Config): Promise<RunningServer> {
   // together, the first answers waited ~0.35 s longer. A pipeline request before then starts it on its own.
   // FRONTLINE_ROLE=all (default) runs the embedded worker and the freshness scheduler here; =api only enqueues.
   let stopping = false;
-  const pipelineStarted = warmed.then(async () => {
+  const startupTasks = warmed.then(async () => {
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
+    if (stopping) return;
+    try {
+      await app.compileSchemas();
+    } catch (err) {
+      app.log.error({ err }, 'route schemas could not compile');
+      throw err;
+    }
     if (stopping) return;
     const t0 = performance.now();
     try {
@@ -61,7 +69,7 @@ async function startServer(config: Config): Promise<RunningServer> {
     app.log.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched');
   });
   // The caller handles a failure; this keeps it from also surfacing as an unhandled rejection.
-  pipelineStarted.catch(() => {});
+  startupTasks.catch(() => {});
   const missing = missingMallocEnv();
   if (missing.length > 0) {
     app.log.info(
@@ -71,7 +79,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   }
   return {
     url,
-    pipelineStarted,
+    startupTasks,
     stop: async () => {
       stopping = true;
       await requestsAlreadyReceived();

@@ -1,5 +1,6 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TSchema } from 'typebox';
+import type { DeferredCompiles } from './deferred-compiles.js';
 
 type Factory = ReturnType<typeof SerializerSelector>;
 type Serializer = ReturnType<ReturnType<Factory>>;
@@ -9,23 +10,27 @@ type Schema = Record<string, unknown>;
  * Fastify compiles a response serializer for every route and status, and most of them are the same schema: every
  * error status of every route is the ErrorEnvelope. Compiling each distinct schema once takes ~0.1 s off a start.
  * Two schemas that differ only in their descriptions serialize alike, so descriptions are not part of the key
- * (a property named "description" is a schema object, not a string, and stays in it).
+ * (a property named "description" is a schema object, not a string, and stays in it). Each is compiled on
+ * first use or by DeferredCompiles.compileAll, whichever comes first.
  */
-export function sharedSerializerFactory(): Factory {
+export function sharedSerializerFactory(deferred: DeferredCompiles): Factory {
   const base = SerializerSelector();
   return (externalSchemas, options) => {
-    const compile = base(externalSchemas, options);
-    const compiled = new Map<string, Serializer>();
+    const compiler = deferred.defer(() => base(externalSchemas, options));
+    const compiled = new Map<string, () => Serializer>();
     return (route) => {
       const key = JSON.stringify(route.schema, (k, v) =>
         k === 'description' && typeof v === 'string' ? undefined : v,
       );
       let serializer = compiled.get(key);
       if (serializer === undefined) {
-        serializer = compile({ ...route, schema: serializableSchema(route.schema as Schema) });
+        serializer = deferred.defer(() =>
+          compiler()({ ...route, schema: serializableSchema(route.schema as Schema) }),
+        );
         compiled.set(key, serializer);
       }
-      return serializer;
+      const get = serializer;
+      return (data: unknown) => get()(data);
     };
   };
 }
