@@ -47,6 +47,11 @@ export class FreshnessScheduler {
     return ids;
   }
 
+  /** Whether the scheduler is ticking (between start and stop). */
+  get ticking(): boolean {
+    return this.timer !== undefined;
+  }
+
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
