@@ -53,14 +53,27 @@ type Validator = ReturnType<ValidatorCompiler>;
 /**
  * Fastify's own validator factory (@fastify/ajv-compiler, with the `ajv` server options), deferred. Fastify reads
  * a failed validation's `errors` off the function it was given, so the wrapper carries the compiled one's over.
+ *
+ * The validators that serve skip Ajv's check of each schema against the JSON Schema meta-schema: compiling the
+ * meta-schema's own validator took ~50 ms, and would land on a restart's first request. The check still runs,
+ * in compileAll: each schema is compiled again on a second Ajv with Fastify's options unchanged, so a malformed
+ * schema fails the start as before. That Ajv is dropped once compileAll is done.
  */
 export function deferredValidatorFactory(deferred: DeferredCompiles): ValidatorFactory {
-  const base = AjvCompiler();
+  const serving = AjvCompiler();
   return (externalSchemas, options) => {
     // The Ajv instance itself (~10 ms, with every shared schema added) is built on the first compile, too.
-    const compiler = deferred.defer(() => base(externalSchemas, options));
+    const compiler = deferred.defer(() =>
+      serving(externalSchemas, {
+        ...options,
+        customOptions: { ...options?.customOptions, validateSchema: false },
+      } as typeof options),
+    );
+    // Only ever called from compileAll; a fresh pool, so nothing keeps its Ajv once the checks have run.
+    const checker = deferred.defer(() => AjvCompiler()(externalSchemas, options));
     return (route) => {
       const compiled = deferred.defer(() => compiler()(route));
+      deferred.defer(() => checker()(route));
       const validate = ((data: unknown) => {
         const fn = compiled();
         const ok = fn(data);
