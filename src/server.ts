@@ -32,7 +32,7 @@ export async function runServer(config: Config): Promise<RunningServer> {
 }
 
 async function startServer(config: Config): Promise<RunningServer> {
-  const deps = await createDeps(config);
+  const deps = await createDeps(config, { deferCatchUp: true });
   const app = await buildApp(deps, { logger: loggerOptions(config) });
   let url: string;
   try {
@@ -45,13 +45,16 @@ async function startServer(config: Config): Promise<RunningServer> {
   // After listen: a restart answers catalog reads at once (from the database) while the search index loads.
   deps.searchParts.warm();
   const warmed = deps.catalog.warm().catch(() => {});
-  // Then the workflow engine (DBOS: ~0.2 s to import, then its own queries), once the index is in: started
-  // together, the first answers waited ~0.35 s longer. A pipeline request before then starts it on its own.
-  // FRONTLINE_ROLE=all (default) runs the embedded worker and the freshness scheduler here; =api only enqueues.
+  // Once the index is in: the embedding catch-up (its first pass ran before listen until session 13, ~0.1 s of
+  // queries), the route schemas not compiled yet, then the workflow engine (DBOS: ~0.2 s to import, then its own
+  // queries; started together with the index load, the first answers waited ~0.35 s longer). A pipeline request
+  // before then starts the engine on its own. FRONTLINE_ROLE=all (default) runs the embedded worker and the
+  // freshness scheduler here; =api only enqueues.
   let stopping = false;
   const startupTasks = warmed.then(async () => {
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
+    deps.startEmbeddingCatchUp();
     try {
       await app.compileSchemas();
     } catch (err) {
