@@ -45,8 +45,8 @@ async function startServer(config: Config): Promise<RunningServer> {
   // After listen: a restart answers catalog reads at once (from the database) while the search index loads.
   deps.searchParts.warm();
   const warmed = deps.catalog.warm().catch(() => {});
-  // Once the index is in: the embedding catch-up (its first pass ran before listen until session 13, ~0.1 s of
-  // queries), the route schemas not compiled yet, then the workflow engine (DBOS: ~0.2 s to import, then its own
+  // Once the index is in: the embedding catch-up (its first pass is ~0.1 s of queries the first answers need
+  // not wait for), the route schemas not compiled yet, then the workflow engine (DBOS: ~0.2 s to import, then its own
   // queries; started together with the index load, the first answers waited ~0.35 s longer). A pipeline request
   // before then starts the engine on its own. FRONTLINE_ROLE=all (default) runs the embedded worker and the
   // freshness scheduler here; =api only enqueues.
