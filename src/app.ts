@@ -10,6 +10,7 @@ import { AppError } from './errors.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { registerCors } from './http/cors.js';
 import { DeferredCompiles, deferredValidatorFactory } from './http/deferred-compiles.js';
+import { type EarlyHits, earlyHits, serverWithEarlyHits } from './http/early-hits.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { type GuardHook, registerGuard } from './http/guard.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
@@ -33,6 +34,7 @@ export interface AppOptions {
 /** Builds the HTTP app with no top-level I/O: used by main, tests and the OpenAPI export alike. */
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
   let guard: GuardHook | undefined;
+  const early: { hits: EarlyHits | undefined } = { hits: undefined };
   const compiles = new DeferredCompiles();
   const app: App = Fastify({
     logger: opts.logger ?? false,
@@ -44,6 +46,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     // Fastify's default 10 s budget per plugin is for catching a forgotten done(); a start on a machine whose
     // cores are busy (a CI run, a crowded node) can need more, and must not crash for it.
     pluginTimeout: 60_000,
+    // Fastify's own server, with cached answers served in front of routing once the app is built (early-hits.ts).
+    serverFactory: (handler, options) => serverWithEarlyHits(handler, options as never, early),
     clientErrorHandler,
     // The router rejects malformed URL encoding and over-long path parameters before any hook runs; answer those
     // in the envelope too, after the same auth and rate-limit guard as every other request.
@@ -85,7 +89,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   decorateRouteConfig(app);
   registerRequestIdHeader(app);
   registerErrorHandling(app);
-  guard = registerGuard(app, {
+  const { hook: guardHook, admitAnonymous } = registerGuard(app, {
     tokens: deps.tokens,
     rateLimits: deps.rateLimits,
     tiers: deps.tiers,
@@ -93,7 +97,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     onStoreFailure: deps.config.rateLimit.onStoreFailure,
     metrics: deps.metrics,
   });
-  registerRequestMetrics(app, deps.metrics);
+  guard = guardHook;
+  const seriesOf = registerRequestMetrics(app, deps.metrics);
   registerMethodNotAllowed(app);
 
   app.addSchema(ErrorEnvelope);
@@ -120,6 +125,22 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   });
   // After compression: the cache stores the bytes as sent (see registerResponseCache).
   registerResponseCache(app, deps.responseCache, deps.metrics);
+  // Behind a trusted proxy the client IP comes from X-Forwarded-For, which only Fastify's request reads.
+  if (admitAnonymous && deps.config.trustProxy === false) {
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    early.hits = earlyHits({
+      cache: deps.responseCache,
+      admitAnonymous,
+      seriesOf,
+      cacheHits: deps.metrics.responseCache.cell({ outcome: 'hit' }),
+      log: app.log,
+      closing: () => closing,
+    });
+  }
 
   await app.register(swagger, openApiOptions());
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

@@ -16,6 +16,11 @@ const EXPOSED = [
   'ETag',
   'X-Request-Id',
 ].join(', ');
+/** The CORS headers of every response, preflight or not. */
+export const CORS_HEADERS = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED,
+});
 const METHODS = 'GET, HEAD, POST, OPTIONS';
 const ALLOWED = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const MAX_AGE_S = '600';
@@ -31,8 +36,8 @@ export function registerCors(app: FastifyInstance): void {
   app.decorateRequest('corsPreflightEnabled', false);
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-expose-headers', EXPOSED);
+    reply.header('access-control-allow-origin', CORS_HEADERS['access-control-allow-origin']);
+    reply.header('access-control-expose-headers', CORS_HEADERS['access-control-expose-headers']);
     if (request.method !== 'OPTIONS') {
       done();
       return;

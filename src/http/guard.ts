@@ -51,8 +51,36 @@ function tierHeaders(policy: TierPolicy): TierHeaders {
   };
 }
 
-/** Returns the hook too, so requests the router rejects before any hook runs (bad URLs) get the same treatment. */
-export function registerGuard(app: FastifyInstance, opts: GuardOptions): GuardHook {
+/** The four rate-limit headers of a decision, by name. */
+export type RateLimitHeaders = {
+  'x-ratelimit-limit': string;
+  'x-ratelimit-remaining': string;
+  'ratelimit-policy': string;
+  ratelimit: string;
+};
+
+function rateLimitHeaders(tier: TierHeaders, caller: Caller, d: RateDecision): RateLimitHeaders {
+  return {
+    'x-ratelimit-limit': tier.limit,
+    'x-ratelimit-remaining': String(d.remaining),
+    'ratelimit-policy': tier.policy,
+    ratelimit: `"${caller.tier}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`,
+  };
+}
+
+export interface Guard {
+  /** The onRequest hook; also run by hand for requests the router rejects before any hook runs (bad URLs). */
+  hook: GuardHook;
+  /**
+   * Admits an anonymous request answered before routing (see early-hits.ts) and returns its rate-limit headers,
+   * counted as the hook counts them. Undefined when the request is refused, or when the store cannot answer
+   * without I/O: the request then goes through the hook, which refuses it (a refused request is not recorded, so
+   * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
+   */
+  admitAnonymous: ((ip: string) => RateLimitHeaders | undefined) | undefined;
+}
+
+export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   app.decorateRequest('caller', null as unknown as Caller);
   // Per-process limits used while the shared store is unreachable and the policy fails open.
   const fallback = new MemoryRateLimitStore();
@@ -138,11 +166,7 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): GuardHo
     d: RateDecision,
     done: (err?: Error) => void,
   ): void {
-    const tier = headers[caller.tier];
-    reply.header('x-ratelimit-limit', tier.limit);
-    reply.header('x-ratelimit-remaining', String(d.remaining));
-    reply.header('ratelimit-policy', tier.policy);
-    reply.header('ratelimit', `"${caller.tier}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`);
+    reply.headers(rateLimitHeaders(headers[caller.tier], caller, d));
     (d.allowed ? allowed : limited)[caller.tier].inc();
     if (d.allowed) {
       authorize(reply, config, caller, refusal, done);
@@ -194,5 +218,18 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): GuardHo
     }, done);
   };
   app.addHook('onRequest', guard);
-  return guard;
+
+  const admitAnonymous = (ip: string): RateLimitHeaders | undefined => {
+    const { requestsPerWindow, windowMs } = anonymous.policy;
+    let d: RateDecision | Promise<RateDecision>;
+    try {
+      d = opts.rateLimits.hit(`ip:${ip}`, requestsPerWindow, windowMs, opts.now());
+    } catch {
+      return undefined;
+    }
+    if (d instanceof Promise || !d.allowed) return undefined;
+    allowed.anonymous.inc();
+    return rateLimitHeaders(headers.anonymous, anonymous, d);
+  };
+  return { hook: guard, admitAnonymous: opts.rateLimits.synchronous === true ? admitAnonymous : undefined };
 }

@@ -6,16 +6,18 @@ import { routeConfig } from './route-config.js';
 type Label = 'route' | 'method' | 'status';
 
 /** The cells of one route, method and status. */
-interface Series {
+export interface Series {
   requests: CounterCell<Label>;
   duration: HistogramCell<Label>;
 }
 
-/** Counts and times every response by route pattern (never the raw URL, which would explode label cardinality). */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+/** The series of a route pattern, method and status: made on first use, then found without building a key. */
+export type SeriesOf = (route: string, method: string, status: number) => Series;
+
+function requestSeries(metrics: Metrics): SeriesOf {
   // route -> method -> status: the series are found without building a key or a label object per request.
   const series = new Map<string, Map<string, Map<number, Series>>>();
-  const seriesOf = (route: string, method: string, status: number): Series => {
+  return (route, method, status) => {
     let byMethod = series.get(route);
     if (!byMethod) {
       byMethod = new Map();
@@ -34,11 +36,19 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
     }
     return found;
   };
+}
 
+/**
+ * Counts and times every response by route pattern (never the raw URL, which would explode label cardinality).
+ * Returns the series lookup, which early-hits.ts shares for the hits it answers before routing.
+ */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): SeriesOf {
+  const seriesOf = requestSeries(metrics);
   app.addHook('onResponse', (request, reply, done) => {
     const s = seriesOf(routeConfig(request).url ?? 'unmatched', request.method, reply.statusCode);
     s.requests.inc();
     s.duration.observe(reply.elapsedTime / 1000);
     done();
   });
+  return seriesOf;
 }

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Metrics } from '../metrics.js';
@@ -33,6 +34,8 @@ export interface CachedResponse {
   /** Content-Encoding, when the body is compressed. */
   encoding?: string | undefined;
   vary?: string | undefined;
+  /** The route pattern that answered (the request metrics' label). */
+  route?: string | undefined;
 }
 
 interface Entry {
@@ -41,6 +44,7 @@ interface Entry {
   etag: string | undefined;
   encoding: string | undefined;
   vary: string | undefined;
+  route: string | undefined;
   /** Where the body sits in the slab. */
   offset: number;
   length: number;
@@ -76,15 +80,16 @@ export class ResponseCache {
     return this.opts.validity();
   }
 
-  get(key: string): CachedResponse | undefined {
+  /** `countMiss` false: a lookup that goes on through the full pipeline on a miss, which counts it there. */
+  get(key: string, countMiss = true): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) {
-      this.misses++;
+      if (countMiss) this.misses++;
       return undefined;
     }
     if (entry.validity !== this.opts.validity()) {
       this.drop(entry);
-      this.misses++;
+      if (countMiss) this.misses++;
       return undefined;
     }
     this.hits++;
@@ -96,6 +101,7 @@ export class ResponseCache {
       etag: entry.etag,
       encoding: entry.encoding,
       vary: entry.vary,
+      route: entry.route,
     };
     // Read while in the older half of the ring (bytes written since it, or entries): keep it. A live entry is
     // at most one lap behind (the wrap evicts what the last lap left at the slab's end).
@@ -130,6 +136,7 @@ export class ResponseCache {
       etag: response.etag,
       encoding: response.encoding,
       vary: response.vary,
+      route: response.route,
       offset: this.head,
       length,
       seq: this.writes++,
@@ -186,15 +193,26 @@ declare module 'fastify' {
 }
 
 /**
- * The key: the tier (page-size clamping differs per tier), the URL, and what decides the coding compression picks,
- * so an entry holds the bytes exactly as they were sent.
+ * The key: the tier (page-size clamping differs per tier), the URL as requested, and what decides the coding
+ * compression picks, so an entry holds the bytes exactly as they were sent.
  */
-function keyOf(request: FastifyRequest): string {
-  const accepted = request.headers['accept-encoding'];
-  const refused = request.headers['x-no-compression'] !== undefined;
-  const key = `${request.caller.tier} ${request.url}`;
+export function cacheKey(tier: string, url: string, headers: IncomingHttpHeaders): string {
+  const accepted = headers['accept-encoding'];
+  const refused = headers['x-no-compression'] !== undefined;
+  const key = `${tier} ${url}`;
   if (accepted === undefined && !refused) return key;
   return `${key}\n${accepted ?? ''}${refused ? '\nno-compression' : ''}`;
+}
+
+/** Adds what describes a hit's bytes to the headers the request's earlier steps set; the body follows as is. */
+export function addHitHeaders(headers: OutgoingHttpHeaders, hit: CachedResponse): OutgoingHttpHeaders {
+  headers['x-cache'] = 'hit';
+  headers['content-type'] = JSON_TYPE;
+  if (hit.etag) headers.etag = hit.etag;
+  if (hit.vary) headers.vary = hit.vary;
+  if (hit.encoding) headers['content-encoding'] = hit.encoding;
+  headers['content-length'] = hit.body.byteLength;
+  return headers;
 }
 
 function headerOf(reply: FastifyReply, name: string): string | undefined {
@@ -220,13 +238,7 @@ function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedRespo
     return;
   }
   // getHeaders() returns a fresh object.
-  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
-  headers['x-cache'] = 'hit';
-  headers['content-type'] = JSON_TYPE;
-  if (hit.etag) headers.etag = hit.etag;
-  if (hit.vary) headers.vary = hit.vary;
-  if (hit.encoding) headers['content-encoding'] = hit.encoding;
-  headers['content-length'] = hit.body.byteLength;
+  const headers = addHitHeaders(reply.getHeaders() as OutgoingHttpHeaders, hit);
   reply.hijack();
   reply.raw.writeHead(200, headers);
   reply.raw.end(hit.body);
@@ -248,7 +260,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
 
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'GET' || routeConfig(request).cache !== true) return done();
-    const key = keyOf(request);
+    const key = cacheKey(request.caller.tier, request.url, request.headers);
     const hit = cache.get(key);
     if (hit) {
       hits.inc();
@@ -274,6 +286,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         etag: headerOf(reply, 'etag'),
         encoding: headerOf(reply, 'content-encoding'),
         vary: headerOf(reply, 'vary'),
+        route: routeConfig(request).url,
       });
     // Copied into the cache's slab: the payload itself is the body being sent.
     if (typeof payload === 'string') put(Buffer.from(payload));
@@ -288,6 +301,10 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('GET') || route.config?.cache !== true) return;
+    // early-hits.ts answers an entry before routing, after the anonymous rate limit: only a rate-limited public
+    // route may be cached, or that answer would skip a check the route makes.
+    if (route.config.rateLimited === false || (route.config.access ?? 'public') !== 'public')
+      throw new Error(`${route.url}: a cached route must be public and rate limited`);
     route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), store];
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import type { RateLimitStore } from '../../src/http/rate-limit/store.js';
@@ -30,6 +30,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: TestClock;
   rateLimits?: RateLimitStore;
+  /** Passed to buildApp (a logger, say). */
+  app?: AppOptions;
+  /** Runs before app.ready(): hooks a test adds to watch the app. */
+  beforeReady?: (app: FastifyInstance) => void;
 }
 
 /** A full app on a fresh database, driven through the real HTTP surface with app.inject. */
@@ -48,7 +52,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     now: clock.now,
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
   });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, opts.app);
+  opts.beforeReady?.(app);
   await app.ready();
   // The start-up embedding pass writes (its progress mark at least); tests begin once it has settled, so a write
   // they did not make cannot land between two of their requests.

@@ -15,10 +15,13 @@ export interface RateDecision {
 export interface RateLimitStore {
   /** A store that needs no I/O answers synchronously, which spares the guard a promise on every request. */
   hit(key: string, limit: number, windowMs: number, now: number): RateDecision | Promise<RateDecision>;
+  /** true when hit() always answers without I/O (never a promise): requests can then be admitted before routing. */
+  readonly synchronous?: boolean;
   close?(): Promise<void>;
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
+  readonly synchronous = true;
   private readonly logs = new Map<string, number[]>();
   private hits = 0;
 
