@@ -49,13 +49,16 @@ interface Timed {
   [STARTED]?: number;
   [SERIES]?: Series;
   [LOG]?: FastifyBaseLogger | undefined;
+  [RELEASE]?: (() => void) | undefined;
 }
 const STARTED = Symbol('earlyHitStarted');
 const SERIES = Symbol('earlyHitSeries');
 const LOG = Symbol('earlyHitLog');
+const RELEASE = Symbol('earlyHitRelease');
 
 function finished(this: ServerResponse & Timed): void {
   const ms = performance.now() - (this[STARTED] ?? 0);
+  this[RELEASE]?.();
   this[SERIES]?.requests.inc();
   this[SERIES]?.duration.observe(ms / 1000);
   // Fastify's line: the reply's status code through its `res` serializer, and the time in ms.
@@ -98,6 +101,7 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     const timed = res as ServerResponse & Timed;
     timed[STARTED] = started;
     timed[SERIES] = opts.seriesOf(hit.route ?? 'unmatched', 'GET', 200);
+    timed[RELEASE] = hit.release;
     if (logsRequests()) {
       const child = log.child({ reqId: id });
       // Fastify's request line: its `req` serializer reads these fields of a request.

@@ -36,6 +36,48 @@ export interface CachedResponse {
   vary?: string | undefined;
   /** The route pattern that answered (the request metrics' label). */
   route?: string | undefined;
+  /**
+   * On a hit: hands the body's buffer back for reuse, once the response that sent it has finished (its bytes are
+   * with the kernel). Not calling it is safe: the buffer is then garbage, as any other.
+   */
+  release?: () => void;
+}
+
+/**
+ * Reusable buffers for the bodies of hits. A hit is a copy (see ResponseCache), and a fresh Buffer over 4 KB is a
+ * backing store of its own, malloc'd, and freed only when V8's accounting of external memory triggers a
+ * collection: at ~18k hot hits per second that churn held ~100 MB more RSS at the peak of a bench run. Buffers come
+ * in power-of-two classes from 4 KB; a class keeps at most 4 MB of free buffers, and bodies over 256 KB are not
+ * pooled. Smaller bodies come from Node's own pool.
+ */
+class BodyPool {
+  private readonly free = new Map<number, Buffer[]>();
+  static readonly MIN = 4096;
+  static readonly MAX = 256 * 1024;
+  private static readonly KEEP_BYTES = 4 * 1024 * 1024;
+
+  /** A buffer of exactly `length` bytes, and how to give it back (undefined when it is not pooled). */
+  take(length: number): { body: Buffer; release: (() => void) | undefined } {
+    if (length < BodyPool.MIN || length > BodyPool.MAX)
+      return { body: Buffer.allocUnsafe(length), release: undefined };
+    const size = 2 ** Math.ceil(Math.log2(length));
+    let list = this.free.get(size);
+    if (!list) {
+      list = [];
+      this.free.set(size, list);
+    }
+    const backing = list.pop() ?? Buffer.allocUnsafeSlow(size);
+    const kept = list;
+    let released = false;
+    return {
+      body: backing.subarray(0, length),
+      release: () => {
+        if (released) return;
+        released = true;
+        if ((kept.length + 1) * size <= BodyPool.KEEP_BYTES) kept.push(backing);
+      },
+    };
+  }
 }
 
 interface Entry {
@@ -67,6 +109,7 @@ export class ResponseCache {
   private bytes = 0;
   private readonly maxEntries: number;
   private readonly capacity: number;
+  private readonly pool = new BodyPool();
   hits = 0;
   misses = 0;
 
@@ -93,11 +136,12 @@ export class ResponseCache {
       return undefined;
     }
     this.hits++;
-    const body = Buffer.allocUnsafe(entry.length);
+    const { body, release } = this.pool.take(entry.length);
     this.slab!.copy(body, 0, entry.offset, entry.offset + entry.length);
-    const hit = {
+    const hit: CachedResponse = {
       validity: entry.validity,
       body,
+      release,
       etag: entry.etag,
       encoding: entry.encoding,
       vary: entry.vary,
@@ -234,12 +278,14 @@ function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedRespo
     if (hit.vary) reply.header('vary', hit.vary);
     // The store hook drops the coding again if the answer is a 304 (no body, nothing encoded).
     if (hit.encoding) reply.header('content-encoding', hit.encoding);
+    if (hit.release) reply.raw.once('finish', hit.release);
     reply.send(hit.body);
     return;
   }
   // getHeaders() returns a fresh object.
   const headers = addHitHeaders(reply.getHeaders() as OutgoingHttpHeaders, hit);
   reply.hijack();
+  if (hit.release) reply.raw.once('finish', hit.release);
   reply.raw.writeHead(200, headers);
   reply.raw.end(hit.body);
 }

@@ -319,3 +319,49 @@ describe('early hits in the request log', () => {
     expect(typeof earlyLines[1]?.responseTime).toBe('number');
   });
 });
+
+describe('hit buffers', () => {
+  let t: TestApp;
+  let get: Awaited<ReturnType<typeof listen>>;
+  let released = 0;
+  let taken = 0;
+  beforeAll(async () => {
+    t = await startTestApp();
+    for (let i = 0; i < 30; i++)
+      await addPosting(t, `Bufco${i}`, {
+        title: `Solutions Engineer ${i}`,
+        roleCategory: 'solutions_engineer',
+        ageMs: 60_000 * (i + 1),
+      });
+    get = await listen(t);
+    // Watches the buffers hits hand out (bodies over 4 KB come from the cache's pool).
+    const cache = t.deps.responseCache;
+    const lookup = cache.get.bind(cache);
+    cache.get = (key, countMiss) => {
+      const hit = lookup(key, countMiss);
+      const release = hit?.release;
+      if (hit && release) {
+        taken++;
+        hit.release = () => {
+          released++;
+          release();
+        };
+      }
+      return hit;
+    };
+  });
+  afterAll(async () => t.close());
+
+  it('are given back once the response that sent them has finished, early or routed', async () => {
+    const url = '/api/v1/jobs?limit=20';
+    const miss = await get(url);
+    expect(miss.body.byteLength).toBeGreaterThan(4096);
+    const early = await get(url);
+    expect(early.headers['x-cache']).toBe('hit');
+    expect([taken, released]).toEqual([1, 1]);
+    const routed = await t.get(url);
+    expect(routed.headers['x-cache']).toBe('hit');
+    expect(routed.body).toBe(miss.body.toString());
+    expect([taken, released]).toEqual([2, 2]);
+  });
+});

@@ -323,4 +323,27 @@ describe('ResponseCache eviction', () => {
     expect(read(cache, 'a')).toBeUndefined();
     expect(read(cache, 'b')).toBe('BBBBBBBB');
   });
+
+  it('reuses a large hit’s buffer only once the response that sent it has released it', () => {
+    const cache = new ResponseCache({ validity: () => 'v1' });
+    cache.set('a', entry('a'.repeat(5_000)));
+    cache.set('b', entry('b'.repeat(6_000)));
+    const first = cache.get('a')!;
+    const second = cache.get('b')!;
+    // Both in flight: separate memory, each intact.
+    expect(second.body.buffer).not.toBe(first.body.buffer);
+    expect(first.body.toString()).toBe('a'.repeat(5_000));
+    first.release?.();
+    first.release?.(); // twice is once
+    const third = cache.get('b')!;
+    expect(third.body.buffer).toBe(first.body.buffer);
+    expect(third.body.toString()).toBe('b'.repeat(6_000));
+    expect(second.body.toString()).toBe('b'.repeat(6_000));
+    const fourth = cache.get('a')!;
+    expect(fourth.body.buffer).not.toBe(first.body.buffer);
+    expect(fourth.body.toString()).toBe('a'.repeat(5_000));
+    // A small body comes from Node's own pool, with nothing to give back.
+    cache.set('c', entry('c'.repeat(100)));
+    expect(cache.get('c')!.release).toBeUndefined();
+  });
 });
