@@ -14,10 +14,14 @@ export interface Series {
 /** The series of a route pattern, method and status: made on first use, then found without building a key. */
 export type SeriesOf = (route: string, method: string, status: number) => Series;
 
-function requestSeries(metrics: Metrics): SeriesOf {
+/**
+ * Counts and times every response by route pattern (never the raw URL, which would explode label cardinality).
+ * Returns the series lookup, which early-hits.ts shares for the hits it answers before routing.
+ */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): SeriesOf {
   // route -> method -> status: the series are found without building a key or a label object per request.
   const series = new Map<string, Map<string, Map<number, Series>>>();
-  return (route, method, status) => {
+  const seriesOf: SeriesOf = (route, method, status) => {
     let byMethod = series.get(route);
     if (!byMethod) {
       byMethod = new Map();
@@ -36,14 +40,7 @@ function requestSeries(metrics: Metrics): SeriesOf {
     }
     return found;
   };
-}
 
-/**
- * Counts and times every response by route pattern (never the raw URL, which would explode label cardinality).
- * Returns the series lookup, which early-hits.ts shares for the hits it answers before routing.
- */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): SeriesOf {
-  const seriesOf = requestSeries(metrics);
   app.addHook('onResponse', (request, reply, done) => {
     const s = seriesOf(routeConfig(request).url ?? 'unmatched', request.method, reply.statusCode);
     s.requests.inc();

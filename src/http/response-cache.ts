@@ -62,19 +62,15 @@ class BodyPool {
       return { body: Buffer.allocUnsafe(length), release: undefined };
     const size = 2 ** Math.ceil(Math.log2(length));
     let list = this.free.get(size);
-    if (!list) {
-      list = [];
-      this.free.set(size, list);
-    }
+    if (!list) this.free.set(size, (list = []));
     const backing = list.pop() ?? Buffer.allocUnsafeSlow(size);
-    const kept = list;
     let released = false;
     return {
       body: backing.subarray(0, length),
       release: () => {
         if (released) return;
         released = true;
-        if ((kept.length + 1) * size <= BodyPool.KEEP_BYTES) kept.push(backing);
+        if ((list.length + 1) * size <= BodyPool.KEEP_BYTES) list.push(backing);
       },
     };
   }
