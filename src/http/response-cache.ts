@@ -62,7 +62,10 @@ class BodyPool {
       return { body: Buffer.allocUnsafe(length), release: undefined };
     const size = 2 ** Math.ceil(Math.log2(length));
     let list = this.free.get(size);
-    if (!list) this.free.set(size, (list = []));
+    if (!list) {
+      list = [];
+      this.free.set(size, list);
+    }
     const backing = list.pop() ?? Buffer.allocUnsafeSlow(size);
     let released = false;
     return {
