@@ -9,7 +9,9 @@
  * - MALLOC_MMAP_THRESHOLD_=131072: pins the threshold above which blocks are mapped on their own and returned
  *   to the system when freed. By default glibc raises it to the largest block freed so far (up to 32 MB), so
  *   after the start-up's big reads (the search snapshot's header) every later large buffer came from the
- *   arenas, which do not shrink.
+ *   arenas, which do not shrink. Its cost: native code that allocates and frees blocks of several MB per call
+ *   maps them afresh each time (brotli's encoder: ~1.2 ms for a 6.5 KB page instead of ~70 µs), which is one
+ *   reason responses prefer gzip (src/app.ts).
  *
  * Measured on the 100k-job bench catalog: RSS idle after start 533 → 488 MB, peak under the mixed load
  * ~650 → 480–510 MB (docs/deployment.md, "Memory").
