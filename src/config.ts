@@ -18,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The embedded database's page cache (PostgreSQL shared_buffers) in MB; it lives in the process's memory. */
   embeddedCacheMb: number;
+  /** How far V8's old generation may grow past its last live size before a full collection, % (0: V8's own). */
+  heapGrowingPercent: number;
   /** Max connections in the node-postgres pool (server mode only). */
   databasePoolSize: number;
   /** Per-statement timeout in ms (server mode only). */
@@ -188,6 +190,7 @@ export function parseConfig(env: Env): Config {
     dataDir: r.str('DATA_DIR', './data'),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 16, 1, 65_536),
+    heapGrowingPercent: r.int('HEAP_GROWING_PERCENT', 50, 0, 1_000),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),

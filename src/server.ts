@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDeps, type Deps } from './deps.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { loggerOptions } from './logger.js';
 import { MALLOC_ENV, missingMallocEnv } from './malloc-env.js';
@@ -22,6 +23,7 @@ export interface RunningServer {
  * finish (Fastify's close waits for them), then close the database.
  */
 export async function runServer(config: Config): Promise<RunningServer> {
+  limitHeapGrowth(config.heapGrowingPercent);
   // Until listen() no socket keeps the loop busy (see holdEventLoop); released once the server's socket does.
   const release = holdEventLoop();
   try {
@@ -108,6 +110,7 @@ export interface RunningWorker {
 
 /** `frontline worker`: runs pipeline workflows and the freshness scheduler, without the HTTP API. */
 export async function runWorker(config: Config): Promise<RunningWorker> {
+  limitHeapGrowth(config.heapGrowingPercent);
   // Held until stop(): DBOS's queue polling may not keep the loop open by itself, and see holdEventLoop.
   const release = holdEventLoop();
   let deps: Deps | undefined;

@@ -12,6 +12,7 @@ describe('configuration', () => {
       dataDir: './data',
       databaseUrl: undefined,
       embeddedCacheMb: 16,
+      heapGrowingPercent: 50,
       role: 'all',
       workerConcurrency: 4,
       queuePollMs: 200,
@@ -48,7 +49,9 @@ describe('configuration', () => {
       SEARCH_MAX_QUEUED: '0',
       SEARCH_MAX_WAIT_MS: '250',
       SEARCH_SCAN_THREAD_ROWS: '5000',
+      HEAP_GROWING_PERCENT: '0',
     });
+    expect(c.heapGrowingPercent).toBe(0);
     expect(c.searchScanThreadRows).toBe(5000);
     expect(c.port).toBe(8080);
     expect(c.workerConcurrency).toBe(16);
@@ -67,6 +70,7 @@ describe('configuration', () => {
         FRONTLINE_ROLE: 'boss',
         DATABASE_URL: 'mysql://db/x',
         LOG_PRETTY: 'maybe',
+        HEAP_GROWING_PERCENT: '-5',
       });
     } catch (e) {
       error = e;
@@ -80,6 +84,7 @@ describe('configuration', () => {
       'FRONTLINE_ROLE',
       'DATABASE_URL',
       'LOG_PRETTY',
+      'HEAP_GROWING_PERCENT',
     ]) {
       expect(problems).toContain(key);
     }
