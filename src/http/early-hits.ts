@@ -88,7 +88,11 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     const hit = opts.cache.get(cacheKey('anonymous', url, headers), false);
     if (!hit) return false;
     const limits = opts.admitAnonymous(ip);
-    if (!limits) return false;
+    if (!limits) {
+      // Refused: the guard answers the 429 and the copy is not sent, so its buffer goes back to the pool now.
+      hit.release?.();
+      return false;
+    }
     opts.cacheHits.inc();
 
     const id = requestId(req);
