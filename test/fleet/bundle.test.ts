@@ -70,6 +70,14 @@ describe('the bundled service (npm run build)', () => {
     const openapi = (await (await fetch(`${service.url}/api/v1/openapi.json`)).json()) as { paths: object };
     expect(Object.keys(openapi.paths)).toContain('/api/v1/jobs/{id}');
     expect((await fetch(`${service.url}/docs/`)).status).toBe(200);
+    // swagger-ui is bundled but serves its assets from its installed directory (scripts/build.mjs).
+    const css = await fetch(`${service.url}/docs/static/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect((await css.text()).length).toBeGreaterThan(10_000);
+    // Bundled plugins and libraries at work: compression, and the metrics registry.
+    const gz = await fetch(`${service.url}/api/v1/jobs`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(await (await fetch(`${service.url}/metrics`)).text()).toContain('process_cpu_seconds_total');
     // Nothing degraded quietly: a file the bundle failed to find (the embedder's lexicon, say) logs a warning.
     expect(service.output()).not.toMatch(/"level":(40|50|60)/);
   });

@@ -30,6 +30,23 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     const service = await startService({ DATA_DIR: dataDir, SAMPLE_DATA: '1' });
     running.push(service);
     expect((await fetch(`${service.url}/api/v1/jobs`)).status).toBe(200);
+    // The start's line says where its time went, phase by phase, for an operator chasing a slow restart.
+    const started = service
+      .output()
+      .split('\n')
+      .map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg?: string }) : {}))
+      .find((entry) => entry.msg === 'started') as { ms: Record<string, number>; total: number } | undefined;
+    expect(Object.keys(started?.ms ?? {})).toEqual([
+      'boot',
+      'database',
+      'migrations',
+      'services',
+      'app',
+      'listen',
+    ]);
+    const phases = Object.values(started?.ms ?? {}).reduce((a, b) => a + b, 0);
+    // Phases are rounded one by one, and the total is taken a moment after the last.
+    expect(Math.abs((started?.total ?? 0) - phases)).toBeLessThan(10);
     for (let i = 0; i < 600 && !service.output().includes('workflow engine launched'); i++) {
       await new Promise((ok) => setTimeout(ok, 100));
     }
