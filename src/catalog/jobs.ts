@@ -112,7 +112,7 @@ export async function jobsByIds(db: Queryable, ids: readonly string[]): Promise<
 export type JobCompany = JobDetail['company'];
 
 /** What the job detail query returns: one JSON value (parsed natively, ~0.2 ms less than a dozen columns). */
-interface JobDetailDoc {
+export interface JobDetailDoc {
   id: string;
   title: string;
   location: string;
@@ -146,23 +146,85 @@ const jobDetailSql = (withCompany: boolean) => `SELECT json_build_object('id', j
   FROM jobs j${withCompany ? ' JOIN companies c ON c.id = j.company_id' : ''} WHERE j.id = $1`;
 
 const JOB_DETAIL = jobDetailSql(true);
-const JOB_DETAIL_WITHOUT_COMPANY = jobDetailSql(false);
+const JOB_DETAIL_ROWS = jobDetailSql(false).replace('WHERE j.id = $1', 'WHERE j.id = ANY($1::uuid[])');
+/** The most ids one batched read asks for; more waiting go in the next query. */
+const MAX_BATCH = 100;
+
+interface Waiting {
+  resolve(doc: JobDetailDoc | undefined): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Reads job rows by id, one query for every read asked for in the same turn of the event loop. A detail that
+ * misses the response cache costs its query mostly in per-statement work, not in the row: on the 100k bench
+ * catalog through PGlite, rows not read before took ~0.75 ms each one by one and ~0.15 ms each eight at a time.
+ * Concurrent requests for different jobs (the mixed /jobs/:id load) then share a query. Each read still sees
+ * everything committed before it was asked for: the query runs after it, in the next turn.
+ */
+export class JobRowReader {
+  private waiting = new Map<string, Waiting[]>();
+  private scheduled = false;
+
+  constructor(private readonly db: Queryable) {}
+
+  read(id: string): Promise<JobDetailDoc | undefined> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(id);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(id, [{ resolve, reject }]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.waiting.size > 0) {
+      const batch = new Map<string, Waiting[]>();
+      for (const [id, list] of this.waiting) {
+        if (batch.size === MAX_BATCH) break;
+        batch.set(id, list);
+      }
+      for (const id of batch.keys()) this.waiting.delete(id);
+      try {
+        // A text array literal: ids are checked UUIDs, and a string keeps the statement named (db/pglite.ts).
+        const rows = await this.db.query<{ doc: JobDetailDoc }>(
+          JOB_DETAIL_ROWS,
+          [`{${[...batch.keys()].join(',')}}`],
+          { name: 'job_detail_rows' },
+        );
+        const byId = new Map(rows.map((r) => [r.doc.id, r.doc]));
+        for (const [id, list] of batch) for (const w of list) w.resolve(byId.get(id));
+      } catch (err) {
+        for (const list of batch.values()) for (const w of list) w.reject(err);
+      }
+    }
+    this.scheduled = false;
+  }
+}
 
 /**
  * One job, active or not (a closed posting answers with active: false rather than vanishing). `companyOf`, when
- * given, supplies the company from memory (the in-process replica) so the query reads the job's row only; a
- * company it does not know is read with the job instead.
+ * given, supplies the company from memory (the in-process replica) so the query reads the job's row only, through
+ * `rows` (batched); a company it does not know is read with the job instead.
  */
 export async function getJob(
   db: Queryable,
   id: string,
   companyOf?: (companyId: string) => JobCompany | undefined,
+  rows?: JobRowReader,
 ): Promise<JobDetail | undefined> {
   // Not a UUID: no such job (PostgreSQL would reject the cast with an error, not an empty result).
   if (!UUID_RE.test(id)) return undefined;
-  let [row] = companyOf
-    ? await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL_WITHOUT_COMPANY, [id], { name: 'job_detail_row' })
-    : await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL, [id], { name: 'job_detail' });
+  let row: { doc: JobDetailDoc } | undefined;
+  if (companyOf) {
+    const doc = await (rows ?? new JobRowReader(db)).read(id.toLowerCase());
+    row = doc && { doc };
+  } else {
+    [row] = await db.query<{ doc: JobDetailDoc }>(JOB_DETAIL, [id], { name: 'job_detail' });
+  }
   if (!row) return undefined;
   let company = row.doc.company ?? companyOf?.(row.doc.companyId);
   if (!company) {

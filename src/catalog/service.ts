@@ -3,7 +3,7 @@ import type { SearchService } from '../search/types.js';
 import { companiesByIds, getCompany, listCompanies } from './companies.js';
 import type { CompanyListing } from './company-listing.js';
 import type { JobListing } from './job-listing.js';
-import { getJob, jobsByIds, listJobs } from './jobs.js';
+import { getJob, JobRowReader, jobsByIds, listJobs } from './jobs.js';
 import { getStats } from './stats.js';
 import { listTags } from './tags.js';
 import type {
@@ -47,7 +47,12 @@ export interface Listing<T> {
  * only those rows, keeping the rank order.
  */
 export class CatalogService {
-  constructor(private readonly opts: CatalogServiceOptions) {}
+  /** Job details read together when asked for together (see JobRowReader). */
+  private readonly jobRows: JobRowReader;
+
+  constructor(private readonly opts: CatalogServiceOptions) {
+    this.jobRows = new JobRowReader(opts.db);
+  }
 
   async listJobs(
     filters: JobFilters,
@@ -87,7 +92,7 @@ export class CatalogService {
 
   /** The job's row from the database (descriptions are not kept in memory), its company from the replica. */
   async getJob(id: string): Promise<JobDetail | undefined> {
-    return getJob(this.opts.db, id, await this.opts.companyListing?.jobCompanies());
+    return getJob(this.opts.db, id, await this.opts.companyListing?.jobCompanies(), this.jobRows);
   }
 
   async getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {

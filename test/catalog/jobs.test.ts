@@ -1,5 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobRowReader } from '../../src/catalog/jobs.js';
+import type { Queryable } from '../../src/db/port.js';
 import { KeywordSearch, tsQueryParts } from '../../src/search/keyword.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany, addJobs } from './fixtures.js';
@@ -403,6 +405,77 @@ describe('GET /jobs/:id', () => {
     }
     const upper = await json(`/api/v1/jobs/${ids.fde!.toUpperCase()}`);
     expect(upper.res.statusCode).toBe(200);
+  });
+
+  it('answers concurrent requests for different jobs each with its own job', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000001';
+    const asked = [
+      ids.fde!,
+      ids.closed!,
+      unknown,
+      ids.backend!.toUpperCase(),
+      ...bulkIds.slice(0, 20),
+      ids.fde!,
+    ];
+    const answers = await Promise.all(asked.map((id) => json(`/api/v1/jobs/${id}`)));
+    answers.forEach(({ res, body }, i) => {
+      const id = asked[i]!;
+      if (id === unknown) {
+        expect(res.statusCode).toBe(404);
+        return;
+      }
+      expect(res.statusCode, id).toBe(200);
+      expect(body.data.id).toBe(id.toLowerCase());
+    });
+    expect(answers[1]!.body.data).toMatchObject({ title: 'Sales Engineer', active: false });
+    expect(answers[4]!.body.data.title).toBe('Kubernetes Platform Engineer 1');
+  });
+});
+
+describe('JobRowReader (batched detail reads)', () => {
+  /** The test database, counting the statements that reach it. */
+  const counted = () => {
+    const seen: string[] = [];
+    const db: Queryable = {
+      query: (sql, params, opts) => {
+        seen.push(opts?.name ?? sql);
+        return t.deps.db.query(sql, params, opts);
+      },
+    };
+    return { db, seen };
+  };
+
+  it('reads the rows asked for in one turn with one query, each caller getting its own', async () => {
+    const { db, seen } = counted();
+    const reader = new JobRowReader(db);
+    const asked = [...bulkIds.slice(0, 30), ids.pm!, '00000000-0000-4000-8000-000000000002', ids.pm!];
+    const docs = await Promise.all(asked.map((id) => reader.read(id)));
+    expect(seen).toEqual(['job_detail_rows']);
+    expect(docs.map((d) => d?.id)).toEqual([...asked.slice(0, 31), undefined, ids.pm]);
+    expect(docs[30]).toMatchObject({ title: 'Product Manager', companyId: expect.any(String) });
+  });
+
+  it('splits more than 100 waiting reads into queries of at most 100, and reads again in a later turn', async () => {
+    const { db, seen } = counted();
+    const reader = new JobRowReader(db);
+    const docs = await Promise.all(bulkIds.map((id) => reader.read(id)));
+    expect(docs.every((d, i) => d?.id === bulkIds[i])).toBe(true);
+    expect(seen).toEqual(['job_detail_rows', 'job_detail_rows']);
+    expect((await reader.read(ids.csm!))?.title).toBe('Customer Success Manager');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('fails every read of a batch whose query fails, and the next batch still runs', async () => {
+    let fail = true;
+    const db: Queryable = {
+      query: (sql, params, opts) =>
+        fail ? Promise.reject(new Error('connection lost')) : t.deps.db.query(sql, params, opts),
+    };
+    const reader = new JobRowReader(db);
+    const failed = await Promise.allSettled([reader.read(ids.fde!), reader.read(ids.sol!)]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect((await reader.read(ids.sol!))?.title).toBe('Solutions Architect');
   });
 });
 
