@@ -3,7 +3,8 @@
 // Why a bundle: a start spent ~0.2 s resolving and compiling typebox's ~680 ESM files plus ~170 of our own, and
 // with our own code bundled, loading the CommonJS packages (fastify and its plugins, ajv, prom-client, commander,
 // tldts: ~1,000 files) still took ~0.55 s, and ~0.6 s of CPU with the collector's work, of a ~2 s restart. One file
-// per entry point loads in a fraction of that (measured: 0.55 → 0.44 s wall, 0.59 → 0.37 s CPU; docs/bench.md).
+// per entry point loads in a fraction of that (measured: 0.55 → 0.44 s wall, 0.59 → 0.37 s CPU; docs/deployment.md,
+// Start-up order).
 // Left external, loaded from node_modules at run time:
 // - packages that locate files beside their own code: PGlite (its WASM and data bundle), pino (its transport
 //   worker), the word-vector package. swagger-ui is bundled (with @fastify/static, ~0.1 s to load from

@@ -132,7 +132,10 @@ export interface JobDetailDoc {
   company?: JobCompany;
 }
 
-const jobDetailSql = (withCompany: boolean) => `SELECT json_build_object('id', j.id, 'title', j.title,
+const jobDetailSql = (
+  withCompany: boolean,
+  where: string,
+) => `SELECT json_build_object('id', j.id, 'title', j.title,
     'location', j.location, 'remote', j.remote, 'roleCategory', j.role_category, 'url', j.url,
     'postedAtUs', ${micros('j.posted_at')}, 'description', j.description, 'department', j.department,
     'salary', j.salary, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
@@ -143,10 +146,10 @@ const jobDetailSql = (withCompany: boolean) => `SELECT json_build_object('id', j
       'oneLiner', c.one_liner, 'website', c.website)`
         : ''
     }) AS doc
-  FROM jobs j${withCompany ? ' JOIN companies c ON c.id = j.company_id' : ''} WHERE j.id = $1`;
+  FROM jobs j${withCompany ? ' JOIN companies c ON c.id = j.company_id' : ''} WHERE ${where}`;
 
-const JOB_DETAIL = jobDetailSql(true);
-const JOB_DETAIL_ROWS = jobDetailSql(false).replace('WHERE j.id = $1', 'WHERE j.id = ANY($1::uuid[])');
+const JOB_DETAIL = jobDetailSql(true, 'j.id = $1');
+const JOB_DETAIL_ROWS = jobDetailSql(false, 'j.id = ANY($1::uuid[])');
 /** The most ids one batched read asks for; more waiting go in the next query. */
 const MAX_BATCH = 100;
 
@@ -208,7 +211,7 @@ export class JobRowReader {
 /**
  * One job, active or not (a closed posting answers with active: false rather than vanishing). `companyOf`, when
  * given, supplies the company from memory (the in-process replica) so the query reads the job's row only, through
- * `rows` (batched); a company it does not know is read with the job instead.
+ * `rows` (batched; without one, this call reads alone); a company it does not know is read with the job instead.
  */
 export async function getJob(
   db: Queryable,
