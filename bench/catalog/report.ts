@@ -15,6 +15,8 @@ export interface ScenarioOutcome {
   cacheHitRatio?: number;
   /** The service's RSS right after the scenario, and its peak so far (Linux): which scenario sets the peak. */
   memory?: { currentMb: number; peakMb: number };
+  /** The bare runs right before and right after this row: its reference is their mean. */
+  bareBeside?: [Measurement, Measurement];
 }
 
 export interface StartupFigures {
@@ -50,6 +52,11 @@ export function bareReference(bare: ReportInput['bare']): number {
   return (bare.before.reqPerSec + bare.after.reqPerSec) / 2;
 }
 
+/** A row's reference: the mean of the bare runs beside it, or the run's before/after mean without them. */
+export function rowReference(o: ScenarioOutcome, runReference: number): number {
+  return o.bareBeside ? (o.bareBeside[0].reqPerSec + o.bareBeside[1].reqPerSec) / 2 : runReference;
+}
+
 function problems(m: Measurement): string {
   const bad = Object.entries(m.statuses)
     .filter(([code]) => !code.startsWith('2'))
@@ -60,13 +67,14 @@ function problems(m: Measurement): string {
   return bad.length ? bad.join(', ') : '0';
 }
 
-function row(o: ScenarioOutcome, reference: number): string {
+function row(o: ScenarioOutcome, runReference: number): string {
+  const reference = rowReference(o, runReference);
   const s = o.scenario;
   const sent = o.measurement && s.paths.length > 1 ? ` (${fmt(o.measurement.distinctSent)} sent)` : '';
   const urls = s.paths.length === 1 ? '1' : `${fmt(s.paths.length)}${sent}`;
   const conns = s.connections === 1 ? ' (1 conn.)' : '';
   if (!o.measurement)
-    return `| ${s.label} | ${s.mode}${conns} | ${urls} | – | – | – | – | – | – | – | – | – | skipped: ${o.skipped} |`;
+    return `| ${s.label} | ${s.mode}${conns} | ${urls} | – | – | – | – | – | – | – | – | – | – | skipped: ${o.skipped} |`;
   const m = o.measurement;
   // Only answers count: a refusal (503 under load shedding) is cheap and says nothing of the endpoint's capacity.
   const answered = m.requests > 0 ? m.reqPerSec * (1 - (m.non2xx + m.errors) / m.requests) : 0;
@@ -83,7 +91,7 @@ function row(o: ScenarioOutcome, reference: number): string {
     .filter(Boolean)
     .join(', ');
   return (
-    `| ${s.label} | ${s.mode}${conns} | ${urls} | ${fmt(answered)}${answered < m.reqPerSec ? ` (of ${fmt(m.reqPerSec)})` : ''} | ${pct(ratio)} | ${target || '–'} | ` +
+    `| ${s.label} | ${s.mode}${conns} | ${urls} | ${fmt(answered)}${answered < m.reqPerSec ? ` (of ${fmt(m.reqPerSec)})` : ''} | ${fmt(reference)} | ${pct(ratio)} | ${target || '–'} | ` +
     `${fmt(m.p50Ms, 1)} | ${fmt(m.p99Ms, 1)} | ${fmt(m.maxMs)} | ${problems(m)} | ` +
     `${o.cacheHitRatio === undefined ? '–' : pct(o.cacheHitRatio)} | ` +
     `${o.memory ? `${fmt(o.memory.currentMb)} (${fmt(o.memory.peakMb)})` : '–'} | ${verdict(checks.every(Boolean))} |`
@@ -106,12 +114,26 @@ export function renderReport(input: ReportInput): string {
     `| URL drawn per request (client cost of mixed runs) | ${fmt(input.bare.mixedClient.reqPerSec)} | ${fmt(input.bare.mixedClient.p50Ms, 1)} | ${fmt(input.bare.mixedClient.p99Ms, 1)} |`,
     `| after the service scenarios | ${fmt(input.bare.after.reqPerSec)} | ${fmt(input.bare.after.p50Ms, 1)} | ${fmt(input.bare.after.p99Ms, 1)} |`,
     '',
-    `Reference for the ratios: mean of before and after, ${fmt(reference)} req/s (drift ${drift >= 0 ? '+' : ''}${pct(drift)}).`,
+    `Mean of before and after: ${fmt(reference)} req/s (drift ${drift >= 0 ? '+' : ''}${pct(drift)}).`,
     '',
+  );
+  const beside = input.outcomes.flatMap((o) => (o.bareBeside ? [o.bareBeside[0].reqPerSec] : []));
+  if (beside.length > 0) {
+    const sorted = [...beside].sort((a, b) => a - b);
+    lines.push(
+      `Each row is judged against the bare runs right before and right after it (column "bare beside": their mean). ` +
+        `The ${fmt(beside.length)} bare runs between rows ranged ${fmt(sorted[0] as number)}–${fmt(sorted.at(-1) as number)} req/s ` +
+        `(median ${fmt(median(beside))}).`,
+      '',
+    );
+  } else {
+    lines.push('Reference for the ratios: the mean of before and after.', '');
+  }
+  lines.push(
     '## Catalog endpoints',
     '',
-    '| Endpoint | Mode | URLs | req/s | vs bare | target | p50 ms | p99 ms | max ms | non-2xx / errors | cache hits | RSS MB after (peak so far) | verdict |',
-    '|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|',
+    '| Endpoint | Mode | URLs | req/s | bare beside | vs bare | target | p50 ms | p99 ms | max ms | non-2xx / errors | cache hits | RSS MB after (peak so far) | verdict |',
+    '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|---|',
   );
   for (const o of input.outcomes) lines.push(row(o, reference));
 

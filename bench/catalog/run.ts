@@ -235,7 +235,13 @@ async function run(opts: BenchOptions): Promise<void> {
       `  ${Math.round(bareBefore.reqPerSec)} req/s; with per-request URLs ${Math.round(bareMixed.reqPerSec)} req/s`,
     );
 
+    // A short bare run right before each row: the row is judged against the bare runs on either side of it, so a
+    // burst of other work on the machine moves its reference with it (see docs/bench.md, "Targets").
+    const besideSettings = { ...settings, durationS: Math.max(2, Math.ceil(opts.durationS / 2)), warmupS: 1 };
+    const bareBeside = (seed: number): Promise<Measurement> =>
+      measure({ ...besideSettings, origin: bare.origin, paths: bareRuns.before.paths, seed });
     const outcomes: ScenarioOutcome[] = [];
+    const measuredOutcomes: { outcome: ScenarioOutcome; bareBefore: Measurement }[] = [];
     for (const [i, s] of scenarios.entries()) {
       if (!routes.has(s.route)) {
         outcomes.push({
@@ -246,6 +252,7 @@ async function run(opts: BenchOptions): Promise<void> {
         continue;
       }
       const precheckFailures = await precheck(server.origin, s);
+      const bareRun = await bareBeside(1_000 + i);
       let before: CacheCounters | undefined;
       const origin = server.origin;
       const m = await bench(origin, s, 10 + i, async () => {
@@ -254,21 +261,27 @@ async function run(opts: BenchOptions): Promise<void> {
       const end = await cacheCounters(origin);
       const lookups = before && end ? end.hit + end.miss - before.hit - before.miss : 0;
       const cacheHitRatio = before && end && lookups > 0 ? (end.hit - before.hit) / lookups : undefined;
-      outcomes.push({
+      const outcome: ScenarioOutcome = {
         scenario: s,
         measurement: m,
         precheckFailures,
         cacheHitRatio,
         memory: memoryOf(server.pid),
-      });
+      };
+      outcomes.push(outcome);
+      measuredOutcomes.push({ outcome, bareBefore: bareRun });
       log(
         `${s.id.padEnd(24)} ${String(Math.round(m.reqPerSec)).padStart(6)} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms` +
-          `  non-2xx ${m.non2xx}  errors ${m.errors + m.timeouts}`,
+          `  non-2xx ${m.non2xx}  errors ${m.errors + m.timeouts}  (bare before it ${Math.round(bareRun.reqPerSec)} req/s)`,
       );
     }
     const after = memoryOf(server.pid);
     log('bare route (after)');
     const bareAfter = await bench(bare.origin, bareRuns.after, 3);
+    // Each row's neighbours: the bare run before it and the one before the next row (the final run after the last).
+    for (const [k, { outcome, bareBefore: b }] of measuredOutcomes.entries()) {
+      outcome.bareBeside = [b, measuredOutcomes[k + 1]?.bareBefore ?? bareAfter];
+    }
     await server.stop();
 
     const probePath = routes.has(`${API}/jobs`) ? `${API}/jobs` : '/readyz';
