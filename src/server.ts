@@ -56,7 +56,8 @@ async function startServer(config: Config): Promise<RunningServer> {
   // not wait for), the route schemas not compiled yet, then the workflow engine (DBOS: ~0.2 s to import, then its own
   // queries; started together with the index load, the first answers waited ~0.35 s longer). A pipeline request
   // before then starts the engine on its own. FRONTLINE_ROLE=all (default) runs the embedded worker and the
-  // freshness scheduler here; =api only enqueues.
+  // freshness scheduler here; =api only enqueues. On the embedded database the engine waits for work
+  // (Pipeline.startOnDemand).
   let stopping = false;
   const startupTasks = warmed.then(async () => {
     // The heap's growth is capped from here on, not from the start: loading modules, the database and the index
@@ -73,14 +74,10 @@ async function startServer(config: Config): Promise<RunningServer> {
       throw err;
     }
     if (stopping) return;
-    const t0 = performance.now();
-    try {
-      await deps.pipeline.start();
-    } catch (err) {
-      app.log.error({ err }, 'workflow engine could not launch');
-      throw err;
+    // The engine logs its launch, or why it could not launch (then serve exits 1).
+    if (!(await deps.pipeline.startOnDemand())) {
+      app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
-    app.log.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched');
   });
   // The caller handles a failure; this keeps it from also surfacing as an unhandled rejection.
   startupTasks.catch(() => {});

@@ -6,9 +6,10 @@ import { freshDataDir, serverUrl } from '../support/db.js';
 import { type ServiceProcess, startService } from '../support/fleet.js';
 
 /**
- * `frontline serve` answers before its workflow engine has launched (docs/deployment.md, Start-up order), so a
- * launch failure comes after the first answers: the process must still stop, with the cause in its log, rather
- * than serve a catalog whose pipeline never runs. Embedded database only: the failure used here is FRONTLINE_ROLE=api
+ * `frontline serve` answers before its workflow engine has launched (docs/deployment.md, Start-up order), and on
+ * the embedded database launches it only with the first pipeline work (runs an earlier process left: the crash
+ * tests in test/pipeline/crash.test.ts restart into one). A launch failure comes after the first answers: the
+ * process must still stop, with the cause in its log, rather than serve a catalog whose pipeline never runs. Embedded database only: the failure used here is FRONTLINE_ROLE=api
  * without a server, which has no workflow engine to enqueue into.
  */
 describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
@@ -26,8 +27,9 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers catalog reads, then launches the engine and says so', async () => {
-    const service = await startService({ DATA_DIR: dataDir, SAMPLE_DATA: '1' });
+  it('answers catalog reads, then leaves the engine idle until the first pipeline request launches it', async () => {
+    const token = 'serve-test-token-0123456789abcdef';
+    const service = await startService({ DATA_DIR: dataDir, SAMPLE_DATA: '1', API_TOKENS: token });
     running.push(service);
     expect((await fetch(`${service.url}/api/v1/jobs`)).status).toBe(200);
     // The start's line says where its time went, phase by phase, for an operator chasing a slow restart.
@@ -47,10 +49,20 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     const phases = Object.values(started?.ms ?? {}).reduce((a, b) => a + b, 0);
     // Phases are rounded one by one, and the total is taken a moment after the last.
     expect(Math.abs((started?.total ?? 0) - phases)).toBeLessThan(10);
-    for (let i = 0; i < 600 && !service.output().includes('workflow engine launched'); i++) {
-      await new Promise((ok) => setTimeout(ok, 100));
-    }
-    expect(service.output()).toMatch(/"ms":\d+,"msg":"workflow engine launched"/);
+    const logged = async (text: string) => {
+      for (let i = 0; i < 600 && !service.output().includes(text); i++) {
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+      return service.output();
+    };
+    // No run waits in a fresh data directory: DBOS is neither loaded nor polling.
+    expect(await logged('workflow engine idle')).not.toContain('workflow engine launched');
+    // A status read is pipeline work: it launches the engine, and waits for it.
+    const unknown = await fetch(`${service.url}/api/v1/workflows/00000000-0000-4000-8000-000000000000`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await logged('workflow engine launched')).toMatch(/"ms":\d+,"msg":"workflow engine launched"/);
     await service.stop();
     expect(await service.exited).toBe(0);
   }, 120_000);

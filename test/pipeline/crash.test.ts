@@ -108,6 +108,14 @@ describe('mid-request kill', () => {
     h.gate.release();
 
     const second = await h.start();
+    // The restart resumes the run by itself: only catalog reads until the Lever jobs are in. A pipeline request
+    // (a status read, say) would launch an idle engine on its own (src/pipeline/workflows/pipeline.ts, startOnDemand).
+    for (let waited = 0; (await activeJobs(h, second, 'acme')) < GREENHOUSE + LEVER; waited += 250) {
+      expect(waited, 'the restarted worker should resume the run without a pipeline request').toBeLessThan(
+        240_000,
+      );
+      await new Promise((ok) => setTimeout(ok, 250));
+    }
     const after = await h.until(second, id, ended, 240_000);
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));

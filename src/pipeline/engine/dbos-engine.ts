@@ -81,11 +81,47 @@ export class DbosEngine implements WorkflowEngine {
     return this.opts.config.role !== 'api';
   }
 
+  /**
+   * Whether the launch can wait for the first enqueue or status read (both start the engine): in a process that
+   * runs workflows on the embedded database, where no other process can put a run on the queue. On a server,
+   * other processes enqueue onto the queue this one must poll, and take over dead workers' runs, from the start.
+   */
+  get launchesOnDemand(): boolean {
+    return this.runsWorkflows && this.opts.db instanceof PgliteDb;
+  }
+
+  /** Whether the engine has launched (or is launching) in this process. */
+  get started(): boolean {
+    return this.starting !== undefined;
+  }
+
+  /**
+   * Whether DBOS's tables hold a run an earlier process left to resume or dequeue (DBOS's active statuses). Read
+   * before DBOS is loaded: no tables yet (it has never launched here) means none.
+   */
+  async hasActiveRuns(): Promise<boolean> {
+    const [table] = await this.opts.db.query<{ present: boolean }>(
+      `SELECT to_regclass('${SCHEMA}.workflow_status') IS NOT NULL AS present`,
+    );
+    if (!table?.present) return false;
+    const [runs] = await this.opts.db.query<{ active: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ${SCHEMA}.workflow_status
+                       WHERE status IN ('PENDING', 'ENQUEUED', 'DELAYED')) AS active`,
+    );
+    return runs?.active === true;
+  }
+
   start(): Promise<void> {
-    this.starting ??= this.launch().catch((err) => {
-      this.starting = undefined;
-      throw err;
-    });
+    if (this.starting) return this.starting;
+    const t0 = performance.now();
+    this.starting = this.launch().then(
+      () => this.opts.logger.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched'),
+      (err: unknown) => {
+        this.starting = undefined;
+        this.opts.logger.error({ err }, 'workflow engine could not launch');
+        throw err;
+      },
+    );
     return this.starting;
   }
 
