@@ -221,15 +221,10 @@ export function parseConfig(env: Env): Config {
       maxQueued: r.int('SEARCH_MAX_QUEUED', 256, 0, 100_000),
       maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
     },
-    // A second core does the job scans' kernel; with one core the thread would only take turns with the loop. Off
-    // on the embedded database by default: its process holds the database too, and the thread's ~10 MB did not
-    // fit the 500 MB the 100k catalog bench allows (docs/search.md).
-    searchScanThreadRows: r.int(
-      'SEARCH_SCAN_THREAD_ROWS',
-      r.raw('DATABASE_URL') && availableParallelism() > 1 ? 20_000 : 0,
-      0,
-      1e9,
-    ),
+    // A second core does the job scans' kernel; with one core the thread would only take turns with the loop.
+    // On the embedded database too since session 17: the idle workflow engine no longer loads DBOS, and the
+    // thread's ~10 MB now fits the 500 MB the 100k catalog bench allows (docs/search.md).
+    searchScanThreadRows: r.int('SEARCH_SCAN_THREAD_ROWS', availableParallelism() > 1 ? 20_000 : 0, 0, 1e9),
     embeddings: {
       provider: embeddingsProvider,
       baseUrl: r.url('EMBEDDINGS_BASE_URL', ['http:', 'https:']),

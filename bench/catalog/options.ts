@@ -30,6 +30,8 @@ export interface BenchOptions {
   cpuProfDir: string | undefined;
   /** Extra node flags for the service processes (e.g. V8 heap settings), split on spaces. */
   nodeFlags: string[];
+  /** Extra environment for the service processes (A/B runs of a setting), from repeated --env NAME=VALUE. */
+  serviceEnv: Record<string, string>;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:quick for a short smoke run)
@@ -51,6 +53,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (npm run bench:qu
   --quick              10k jobs / 500 companies, 3 s per scenario
   --cpu-prof DIR       write a V8 CPU profile of each service process into DIR (open in Chrome DevTools)
   --node-flags FLAGS   extra node flags for the service, e.g. "--max-semi-space-size=4" (memory/throughput trade-offs)
+  --env NAME=VALUE     extra environment for the service (repeatable), e.g. --env SEARCH_SCAN_THREAD_ROWS=20000
 `;
 
 function num(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -81,6 +84,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       quick: { type: 'boolean' },
       'cpu-prof': { type: 'string' },
       'node-flags': { type: 'string' },
+      env: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -104,7 +108,13 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     quick,
     cpuProfDir: values['cpu-prof'],
     nodeFlags: (values['node-flags'] ?? '').split(' ').filter(Boolean),
+    serviceEnv: {},
   };
+  for (const pair of values.env ?? []) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--env takes NAME=VALUE (got "${pair}")`);
+    opts.serviceEnv[pair.slice(0, at)] = pair.slice(at + 1);
+  }
   if (!Number.isInteger(opts.seed) || !Number.isInteger(opts.jobs) || !Number.isInteger(opts.companies)) {
     throw new Error('--seed, --jobs and --companies must be integers');
   }

@@ -69,6 +69,7 @@ function build(notes: string[]): void {
 function serviceEnv(
   port: number,
   target: { dataDir?: string; databaseUrl?: string },
+  extra: Record<string, string>,
 ): Record<string, string> {
   // A minimal environment, so the caller's DATABASE_URL, REDIS_URL or SAMPLE_DATA cannot leak into the run.
   const env: Record<string, string> = {
@@ -85,7 +86,7 @@ function serviceEnv(
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
   // Server mode still keeps the word-vector cache in DATA_DIR: the generator's, so no run rebuilds it.
   env.DATA_DIR = target.dataDir ?? embeddingsCacheDir(CACHE);
-  return env;
+  return { ...env, ...extra };
 }
 
 interface Service {
@@ -97,6 +98,7 @@ function serviceLauncher(
   logFile: string,
   cpuProfDir: string | undefined,
   nodeFlags: readonly string[],
+  extraEnv: Record<string, string>,
 ): Service {
   return {
     start: async () => {
@@ -109,7 +111,7 @@ function serviceLauncher(
           join(ROOT, 'dist/main.js'),
           'serve',
         ],
-        env: serviceEnv(port, target),
+        env: serviceEnv(port, target, extraEnv),
         logFile,
         port,
         cwd: ROOT,
@@ -202,7 +204,7 @@ async function run(opts: BenchOptions): Promise<void> {
     port: barePort,
     cwd: ROOT,
   });
-  const service = serviceLauncher(catalog, serviceLog, opts.cpuProfDir, opts.nodeFlags);
+  const service = serviceLauncher(catalog, serviceLog, opts.cpuProfDir, opts.nodeFlags, opts.serviceEnv);
   let server = await service.start();
   try {
     await waitForOk(bare, `${bare.origin}/bare`, 60_000);
@@ -311,6 +313,8 @@ async function run(opts: BenchOptions): Promise<void> {
     }
     if (opts.nodeFlags.length > 0)
       notes.push(`The service ran with node flags \`${opts.nodeFlags.join(' ')}\`.`);
+    const extra = Object.entries(opts.serviceEnv).map(([k, v]) => `${k}=${v}`);
+    if (extra.length > 0) notes.push(`The service ran with \`${extra.join(' ')}\` added to its environment.`);
     notes.push(
       'Rate limits raised for the bench: RATE_LIMIT_ANONYMOUS and RATE_LIMIT_TOKEN 10,000,000 (the config maximum) ' +
         'per RATE_LIMIT_WINDOW_MS 1000, so the guard still runs on every request.',
