@@ -1,6 +1,7 @@
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../search/catalog-index.js';
 import type { RowMasks } from '../search/job-columns.js';
 import { isoFromMicros } from './micros.js';
+import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
 import type { JobFilters, JobListItem, RoleCategory } from './types.js';
 
@@ -18,12 +19,6 @@ import type { JobFilters, JobListItem, RoleCategory } from './types.js';
  * Until the replica has loaded (the first second or so after a start), or while it reloads, list() returns
  * undefined and the caller answers from SQL.
  */
-
-interface Memo {
-  generation: number;
-  /** Positions in the order, in order. */
-  positions: Int32Array;
-}
 
 /**
  * Filtered lists remembered at once (LRU), and the most positions they may hold together (8 MB). A browsing mix
@@ -64,8 +59,8 @@ export class JobListing {
   /** Jobs changed since the order was synced, with their posted_at in the order (undefined: not in it). */
   private readonly changed = new Map<string, number | undefined>();
   private orderGeneration = -1;
-  private readonly memo = new Map<string, Memo>();
-  private memoPositions = 0;
+  /** Positions in the order passing each filter remembered, in order. */
+  private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
   private readonly index: CatalogIndex;
   /** Inverted lists of the current columns (see lists). */
   private readonly inverted = new Map<Coded, { cols: Columns; start: Int32Array; positions: Int32Array }>();
@@ -96,7 +91,7 @@ export class JobListing {
         this.changed.clear();
         this.inverted.clear();
         this.companies = [];
-        this.clearMemo();
+        this.memo.clear();
       },
     });
   }
@@ -179,22 +174,12 @@ export class JobListing {
       f.remoteOnly === true,
     ]);
     // Looked up before the masks are built: a location's mask tests every distinct location in the catalog.
-    const hit = this.memo.get(key);
-    if (hit && hit.generation === this.index.generation) {
-      this.memo.delete(key);
-      this.memo.set(key, hit);
-      return hit.positions;
-    }
-    if (hit) this.forget(key, hit);
+    const hit = this.memo.get(key, this.index.generation);
+    if (hit) return hit;
     const masks = this.index.jobMasks(f);
     if (masks === null) return null;
     const positions = this.scan(masks);
-    this.memo.set(key, { generation: this.index.generation, positions });
-    this.memoPositions += positions.length;
-    for (const [k, m] of this.memo) {
-      if (this.memo.size <= MEMO_ENTRIES && this.memoPositions <= MEMO_POSITIONS) break;
-      this.forget(k, m);
-    }
+    this.memo.set(key, this.index.generation, positions);
     return positions;
   }
 
@@ -390,16 +375,6 @@ export class JobListing {
     cols.remote[k] = a.remote ? 1 : 0;
     cols.company[k] = codes.company(a.companyId);
     cols.place[k] = codes.location(a.location);
-  }
-
-  private forget(key: string, m: Memo): void {
-    this.memo.delete(key);
-    this.memoPositions -= m.positions.length;
-  }
-
-  private clearMemo(): void {
-    this.memo.clear();
-    this.memoPositions = 0;
   }
 }
 
