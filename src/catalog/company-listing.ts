@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/port.js';
 import type { CompanyAttrs } from '../search/catalog-index.js';
+import { setBits } from './bitset.js';
 import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from './companies.js';
 import type { JobCompany } from './jobs.js';
 import { PositionsMemo } from './positions-memo.js';
@@ -184,29 +185,6 @@ function filterKey(filters: CompanyFilters): string | undefined {
     .sort();
   if (filters.category !== undefined) dims.push(`category=${filters.category}`);
   return dims.length === 0 ? undefined : dims.join('&');
-}
-
-/** The set bits' positions, lowest first. */
-function setBits(set: Uint32Array): Int32Array {
-  let n = 0;
-  for (let w = 0; w < set.length; w++) n += popcount(set[w]!);
-  const out = new Int32Array(n);
-  let k = 0;
-  for (let w = 0; w < set.length; w++) {
-    let word = set[w]!;
-    while (word !== 0) {
-      const low = word & -word;
-      out[k++] = w * 32 + 31 - Math.clz32(low);
-      word ^= low;
-    }
-  }
-  return out;
-}
-
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** For each tag ("dimension:slug") and category ("category:name"), which positions of the order carry it. */

@@ -1,5 +1,6 @@
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../search/catalog-index.js';
 import type { RowMasks } from '../search/job-columns.js';
+import { setBits } from './bitset.js';
 import { isoFromMicros } from './micros.js';
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
@@ -244,17 +245,7 @@ export class JobListing {
       total += list.length;
       for (let k = 0; k < list.length; k++) bits[list[k]! >>> 5]! |= 1 << (list[k]! & 31);
     }
-    const out = new Int32Array(total);
-    let n = 0;
-    for (let w = 0; w < bits.length; w++) {
-      let word = bits[w]!;
-      while (word !== 0) {
-        const low = word & -word;
-        out[n++] = w * 32 + 31 - Math.clz32(low);
-        word ^= low;
-      }
-    }
-    return out;
+    return setBits(bits, total);
   }
 
   /**
