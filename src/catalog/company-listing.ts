@@ -15,6 +15,13 @@ import {
 } from './types.js';
 
 /**
+ * Filters remembered at once and the positions they may hold together (4 MB). The bench's 10,000-URL tag mix has
+ * a few thousand filters; building each one's bitset and counting its bits was ~8 % of that row's CPU.
+ */
+const MEMO_ENTRIES = 4096;
+const MEMO_POSITIONS = 1_000_000;
+
+/**
  * GET /companies without a search, served from the in-process replica (see JobListing for why and ReplicaGate
  * for how it stays exact). A catalog has thousands of companies, not hundreds of thousands: the active ones are
  * kept sorted in the /companies order (active_job_count descending, lower(name), id) and a listing is one pass.
@@ -23,13 +30,6 @@ import {
  * C and C.UTF-8 collations (PGlite's, and this project's servers'). Under any other collation the database's
  * order could differ, so listings are then answered by SQL (`exact` false).
  */
-/**
- * Filters remembered at once and the positions they may hold together (4 MB). The bench's 10,000-URL tag mix has
- * a few thousand filters; building each one's bitset and counting its bits was ~8 % of that row's CPU.
- */
-const MEMO_ENTRIES = 4096;
-const MEMO_POSITIONS = 1_000_000;
-
 export class CompanyListing {
   private order: [string, CompanyAttrs][] = [];
   private orderGeneration = -1;
