@@ -66,12 +66,12 @@ export interface DepsOverrides {
    * on the 100k bench catalog), which otherwise ran beside the routes being built, before the server listened.
    */
   deferCatchUp?: boolean;
-  /** Filled with ms per start phase (database open, migrations, the rest), for the start's log line. */
-  timings?: Record<string, number>;
+  /** Marks the start's phases (database open, migrations, the rest), for the start's log line. */
+  clock?: PhaseClock;
 }
 
 export async function createDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
-  const mark = phaseClock(overrides.timings);
+  const mark = (phase: string) => overrides.clock?.mark(phase);
   const db = overrides.db ?? (await openDb(config));
   mark('database');
   // An injected database belongs to the caller, who closes it.
@@ -183,12 +183,23 @@ async function redisStore(url: string): Promise<RateLimitStore> {
   return new RedisRateLimitStore({ url });
 }
 
-/** Records the ms since the previous mark under each name, into `into` (nothing when undefined). */
-export function phaseClock(into: Record<string, number> | undefined): (phase: string) => void {
-  let last = performance.now();
-  return (phase) => {
-    const now = performance.now();
-    if (into) into[phase] = Math.round(now - last);
-    last = now;
-  };
+/**
+ * A start's phases as consecutive spans of one clock that begins with the process (performance.now()'s origin):
+ * each mark records the ms since the previous one (the first: since the process started). Spans are differences of
+ * rounded instants, so they add up to `total` exactly, with no time between phases left out.
+ */
+export class PhaseClock {
+  readonly ms: Record<string, number> = {};
+  private last = 0;
+
+  mark(phase: string): void {
+    const now = Math.round(performance.now());
+    this.ms[phase] = now - this.last;
+    this.last = now;
+  }
+
+  /** ms from the process's start to the last mark. */
+  get total(): number {
+    return this.last;
+  }
 }

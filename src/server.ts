@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { createDeps, type Deps, phaseClock } from './deps.js';
+import { createDeps, type Deps, PhaseClock } from './deps.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { loggerOptions } from './logger.js';
@@ -34,11 +34,11 @@ export async function runServer(config: Config): Promise<RunningServer> {
 
 async function startServer(config: Config): Promise<RunningServer> {
   // Where a start's time goes, in its log line: process boot and module loading, then each phase.
-  const timings: Record<string, number> = { boot: Math.round(performance.now()) };
-  const deps = await createDeps(config, { deferCatchUp: true, timings });
-  const mark = phaseClock(timings);
+  const clock = new PhaseClock();
+  clock.mark('boot');
+  const deps = await createDeps(config, { deferCatchUp: true, clock });
   const app = await buildApp(deps, { logger: loggerOptions(config) });
-  mark('app');
+  clock.mark('app');
   let url: string;
   try {
     url = await app.listen({ host: config.host, port: config.port });
@@ -47,8 +47,8 @@ async function startServer(config: Config): Promise<RunningServer> {
     await deps.close();
     throw err;
   }
-  mark('listen');
-  app.log.info({ ms: timings, total: Math.round(performance.now()) }, 'started');
+  clock.mark('listen');
+  app.log.info({ ms: clock.ms, total: clock.total }, 'started');
   // After listen: a restart answers catalog reads at once (from the database) while the search index loads.
   deps.searchParts.warm();
   const warmed = deps.catalog.warm().catch(() => {});
