@@ -26,11 +26,9 @@ export function generateSecret(): string {
   return TOKEN_SCHEME + randomBytes(24).toString('base64url');
 }
 
-function sameHash(a: string | Buffer, b: string | Buffer): boolean {
-  return timingSafeEqual(
-    typeof a === 'string' ? Buffer.from(a, 'hex') : a,
-    typeof b === 'string' ? Buffer.from(b, 'hex') : b,
-  );
+/** `stored`: a configured token's decoded hash, or a database row's hex one. */
+function sameHash(stored: string | Buffer, presented: Buffer): boolean {
+  return timingSafeEqual(typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored, presented);
 }
 
 interface TokenRow {
@@ -103,8 +101,7 @@ export class TokenService {
 
   /** Returns the token's identity, or null when the secret is unknown or revoked. */
   async verify(secret: string): Promise<TokenIdentity | null> {
-    const hex = hashToken(secret);
-    const presented = Buffer.from(hex, 'hex');
+    const presented = Buffer.from(hashToken(secret), 'hex');
     // Check every configured token without stopping early, so timing does not reveal which one matched.
     let envMatch: TokenIdentity | null = null;
     for (const t of this.envTokens) if (sameHash(t.hash, presented) && !envMatch) envMatch = t;
