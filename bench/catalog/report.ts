@@ -29,6 +29,8 @@ export interface ReportInput {
   title: string;
   facts: [string, string][];
   bare: { before: Measurement; mixedClient: Measurement; after: Measurement };
+  /** The bare route sending a hot /jobs answer's bytes, before the rows and after them. */
+  sized?: { before: Measurement; after: Measurement; bodyBytes: number; headerLines: number } | undefined;
   outcomes: ScenarioOutcome[];
   startup: StartupFigures | undefined;
   memory:
@@ -117,6 +119,18 @@ export function renderReport(input: ReportInput): string {
     `Mean of before and after: ${fmt(reference)} req/s (drift ${drift >= 0 ? '+' : ''}${pct(drift)}).`,
     '',
   );
+  if (input.sized) {
+    const { before, after, bodyBytes, headerLines } = input.sized;
+    const sized = (before.reqPerSec + after.reqPerSec) / 2;
+    lines.push(
+      `The same bare route sending the bytes of the hot \`/jobs\` row's answer (its ${fmt(headerLines)} header lines ` +
+        `and ${fmt(bodyBytes)}-byte body): ${fmt(before.reqPerSec)} req/s before the rows and ${fmt(after.reqPerSec)} ` +
+        `after, ${pct(sized / reference)} of the bare route. The client (autocannon, on the same cores) pays that much ` +
+        'more to receive a catalog answer than the small constant: it is the ceiling of a hot `/jobs` row here, with ' +
+        'no service behind it (docs/bench.md, "Targets").',
+      '',
+    );
+  }
   const beside = input.outcomes.flatMap((o) => (o.bareBeside ? [o.bareBeside[0].reqPerSec] : []));
   if (beside.length > 0) {
     const sorted = [...beside].sort((a, b) => a - b);

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +121,49 @@ function serviceLauncher(
   };
 }
 
+/** A catalog answer as the client receives it: the headers the service set, and the body. */
+interface Answer {
+  headers: Record<string, string>;
+  body: Buffer;
+  size: { bodyBytes: number; headerLines: number };
+}
+
+/** Headers Node's server writes itself on every response (the bare server's too): not copied. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** The hot row's answer: asked twice, so the second comes from the response cache as in the row. */
+async function hotAnswer(url: string): Promise<Answer> {
+  const ask = () =>
+    new Promise<{ raw: string[]; body: Buffer; status: number }>((done, fail) => {
+      get(url, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          done({ raw: res.rawHeaders, body: Buffer.concat(chunks), status: res.statusCode ?? 0 }),
+        );
+        res.on('error', fail);
+      }).on('error', fail);
+    });
+  await ask();
+  const { raw, body, status } = await ask();
+  if (status !== 200) throw new Error(`${url} answered ${status}`);
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (!PER_CONNECTION.has(name)) headers[name] = raw[i + 1] as string;
+  }
+  return { headers, body, size: { bodyBytes: body.byteLength, headerLines: raw.length / 2 } };
+}
+
+async function putSized(origin: string, answer: Answer): Promise<void> {
+  const res = await fetch(`${origin}/bare-sized`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ headers: answer.headers, body: answer.body.toString('base64') }),
+  });
+  if (res.status !== 204) throw new Error(`PUT /bare-sized answered ${res.status}`);
+}
+
 async function routesServed(origin: string): Promise<Set<string>> {
   const res = await fetch(`${origin}${API}/openapi.json`);
   if (!res.ok) throw new Error(`${API}/openapi.json answered ${res.status}`);
@@ -236,6 +280,17 @@ async function run(opts: BenchOptions): Promise<void> {
     log(
       `  ${Math.round(bareBefore.reqPerSec)} req/s; with per-request URLs ${Math.round(bareMixed.reqPerSec)} req/s`,
     );
+    // The bare route sending the bytes of the hot /jobs row's answer, before the rows and after them.
+    const sizedAnswer = routes.has(`${API}/jobs`)
+      ? await hotAnswer(`${server.origin}${API}/jobs`)
+      : undefined;
+    const measureSized = async (seed: number): Promise<Measurement | undefined> => {
+      if (!sizedAnswer) return undefined;
+      await putSized(bare.origin, sizedAnswer);
+      return bench(bare.origin, bareRuns.sized, seed);
+    };
+    const sizedBefore = await measureSized(4);
+    if (sizedBefore) log(`  sending a hot /jobs answer's bytes: ${Math.round(sizedBefore.reqPerSec)} req/s`);
 
     // A short bare run right before each row: the row is judged against the bare runs on either side of it, so a
     // burst of other work on the machine moves its reference with it (see docs/bench.md, "Targets").
@@ -280,6 +335,7 @@ async function run(opts: BenchOptions): Promise<void> {
     const after = memoryOf(server.pid);
     log('bare route (after)');
     const bareAfter = await bench(bare.origin, bareRuns.after, 3);
+    const sizedAfter = await measureSized(5);
     // Each row's neighbours: the bare run before it and the one before the next row (the final run after the last).
     for (const [k, { outcome, bareBefore: b }] of measuredOutcomes.entries()) {
       outcome.bareBeside = [b, measuredOutcomes[k + 1]?.bareBefore ?? bareAfter];
@@ -369,6 +425,10 @@ async function run(opts: BenchOptions): Promise<void> {
         ['first start of the run', `${(firstStartMs / 1000).toFixed(2)} s to /readyz`],
       ],
       bare: { before: bareBefore, mixedClient: bareMixed, after: bareAfter },
+      sized:
+        sizedAnswer && sizedBefore && sizedAfter
+          ? { before: sizedBefore, after: sizedAfter, ...sizedAnswer.size }
+          : undefined,
       outcomes,
       startup: { firstResponseMs, probePath },
       memory: after

@@ -207,10 +207,14 @@ export function buildScenarios(
   return scenarios;
 }
 
-/** The bare Fastify route: before the service scenarios, with per-request URL building (client cost), after. */
+/**
+ * The bare Fastify route: before the service scenarios, with per-request URL building (client cost), after; and
+ * the bare route answering a hot /jobs answer's bytes (the client's cost of a catalog answer, see bare-server.ts).
+ */
 export function bareScenarios(connections: number): {
   before: Scenario;
   mixedClient: Scenario;
+  sized: Scenario;
   after: Scenario;
 } {
   const base = { route: '/bare', label: 'bare Fastify route', connections };
@@ -222,6 +226,14 @@ export function bareScenarios(connections: number): {
       label: 'bare route, URL drawn per request',
       mode: 'mixed',
       paths: Array.from({ length: 2_000 }, (_, i) => `/bare?page=${i}`),
+    },
+    sized: {
+      ...base,
+      route: '/bare-sized',
+      id: 'bare:sized',
+      label: 'bare route sending a hot /jobs answer',
+      mode: 'hot',
+      paths: ['/bare-sized'],
     },
     after: { ...base, id: 'bare:after', mode: 'hot', paths: ['/bare'] },
   };
