@@ -284,11 +284,9 @@ async function run(opts: BenchOptions): Promise<void> {
     const sizedAnswer = routes.has(`${API}/jobs`)
       ? await hotAnswer(`${server.origin}${API}/jobs`)
       : undefined;
-    const measureSized = async (seed: number): Promise<Measurement | undefined> => {
-      if (!sizedAnswer) return undefined;
-      await putSized(bare.origin, sizedAnswer);
-      return bench(bare.origin, bareRuns.sized, seed);
-    };
+    if (sizedAnswer) await putSized(bare.origin, sizedAnswer);
+    const measureSized = async (seed: number): Promise<Measurement | undefined> =>
+      sizedAnswer ? bench(bare.origin, bareRuns.sized, seed) : undefined;
     const sizedBefore = await measureSized(4);
     if (sizedBefore) log(`  sending a hot /jobs answer's bytes: ${Math.round(sizedBefore.reqPerSec)} req/s`);
 
