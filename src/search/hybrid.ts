@@ -57,13 +57,19 @@ const NAME_SIMILARITY = 0.5;
 /** Weight of the any-word keyword list: recall for long queries, below the all-words list. */
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
-/** Job shortlists kept (~1 KB each: the ids are the index's own strings). */
-const SHORTLIST_CACHE_SIZE = 2_048;
+/**
+ * Job shortlists kept: ~0.55 KB of RSS each (the key, and the rows as int32 slots of the index), ~4.5 MB when
+ * full, about what 2,048 kept as id arrays held (~1.9 KB each). On the catalog bench's 10,000-URL search row
+ * (6,669 distinct searches) 2,048 were evicted before their next page or repeat came: alternating runs answered
+ * 1,219–1,775 req/s with 2,048 and 1,825–2,602 with 8,192 (docs/search.md).
+ */
+const SHORTLIST_CACHE_SIZE = 8_192;
 
 interface Shortlist {
   /** CatalogIndex.generation it was computed at: any change applied since makes it stale. */
   generation: number;
-  ids: readonly string[];
+  /** The jobs' slots in the index's vectors (VectorIndex.slotOf): stable while the generation is. */
+  slots: Int32Array;
 }
 
 export class HybridSearch implements SearchService {
@@ -107,10 +113,11 @@ export class HybridSearch implements SearchService {
     const key = `${q}\u0000${limit}\u0000${JSON.stringify(filters)}`;
     const generation = index.generation;
     const kept = this.shortlists.get(key);
-    if (kept?.generation === generation) {
+    const ids = kept?.generation === generation ? this.idsAt(kept.slots) : undefined;
+    if (ids !== undefined) {
       this.shortlists.delete(key);
-      this.shortlists.set(key, kept);
-      return [...kept.ids];
+      this.shortlists.set(key, kept!);
+      return ids;
     }
     return this.admit(async () => {
       // Waiting for admission may have let the index move on: rank what it holds now.
@@ -124,10 +131,28 @@ export class HybridSearch implements SearchService {
 
   /** Keeps a shortlist computed at `generation` (the oldest goes when the cache is full). */
   private keep(key: string, generation: number, ids: readonly string[]): void {
+    const slots = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const slot = this.opts.index.jobs.slotOf(ids[i]!);
+      // Not a row of the index (cannot happen at an unchanged generation): not kept rather than kept wrong.
+      if (slot === undefined) return;
+      slots[i] = slot;
+    }
     if (this.shortlists.size >= SHORTLIST_CACHE_SIZE) {
       this.shortlists.delete(this.shortlists.keys().next().value as string);
     }
-    this.shortlists.set(key, { generation, ids: [...ids] });
+    this.shortlists.set(key, { generation, slots });
+  }
+
+  /** A kept shortlist's ids; undefined if a slot is empty (then it is ranked anew). */
+  private idsAt(slots: Int32Array): string[] | undefined {
+    const ids: string[] = [];
+    for (const slot of slots) {
+      const id = this.opts.index.jobs.idAt(slot);
+      if (id === undefined) return undefined;
+      ids.push(id);
+    }
+    return ids;
   }
 
   private async rankJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {

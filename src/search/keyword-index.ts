@@ -434,10 +434,14 @@ export class KeywordIndex {
       }
     }
     const top = this.top(n);
+    const posted = this.posted;
     for (let i = 0; i < touched; i++) {
       const slot = this.touched[i]!;
       const score = scores[slot]! / terms;
-      if (top.full && score < top.worst) continue;
+      // Rejected here when it cannot enter, ties older than the worst kept included: a common word leaves
+      // thousands of documents tied on one score, and each would otherwise cost a filter and a comparator call.
+      if (top.full && (score < top.worst || (score === top.worst && posted[slot]! < posted[top.worstSlot]!)))
+        continue;
       if (admit === undefined || admit(slot)) top.offer(score, slot);
     }
     return this.ids(top);

@@ -33,6 +33,11 @@ export class TopSlots {
     return this.scores[0]!;
   }
 
+  /** The slot of the lowest kept (meaningful when full). */
+  get worstSlot(): number {
+    return this.slots[0]!;
+  }
+
   /** Keeps the slot if it ranks among the best k; false when it does not. */
   offer(score: number, slot: number): boolean {
     if (this.k <= 0) return false;

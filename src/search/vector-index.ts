@@ -169,6 +169,16 @@ export class VectorIndex<A> {
     return slot === undefined ? undefined : this.attrs[slot];
   }
 
+  /** The slot holding a row: a compact reference to it, valid until the next write to the index. */
+  slotOf(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  /** The id of the row in `slot` (see slotOf), undefined when the slot is empty. */
+  idAt(slot: number): string | undefined {
+    return this.ids[slot];
+  }
+
   /** The stored vector of a row (values a view, valid until the next write), or null when it has none. */
   storedOf(id: string): StoredVector | null {
     const slot = this.slots.get(id);

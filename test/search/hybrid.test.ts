@@ -365,6 +365,36 @@ describe('coherence between writes and the in-process index', () => {
     expect(await found('location=porto')).not.toContain(moved);
   });
 
+  it('answers a repeated search from its kept shortlist until the catalog changes', async () => {
+    const stages: string[] = [];
+    const hybrid = new HybridSearch({
+      db: t.deps.db,
+      index: t.deps.searchParts.index,
+      embedder: t.deps.searchParts.embedder,
+      onStage: (stage) => stages.push(stage),
+    });
+    const first = await hybrid.searchJobs('kubernetes engineer', {}, 100);
+    expect(first.length).toBeGreaterThan(1);
+    expect(stages).toContain('fuse');
+    stages.length = 0;
+    expect(await hybrid.searchJobs('kubernetes engineer', {}, 100)).toEqual(first);
+    expect(stages).toEqual(['refresh']);
+    // Another filter is another shortlist.
+    await hybrid.searchJobs('kubernetes engineer', { remoteOnly: true }, 100);
+    expect(stages).toContain('fuse');
+    const [gone] = first;
+    await t.deps.db.query('UPDATE jobs SET active = false WHERE id = $1', [gone]);
+    try {
+      stages.length = 0;
+      const after = await hybrid.searchJobs('kubernetes engineer', {}, 100);
+      expect(stages).toContain('fuse');
+      expect(after).not.toContain(gone);
+      expect(after.length).toBeGreaterThan(0);
+    } finally {
+      await t.deps.db.query('UPDATE jobs SET active = true WHERE id = $1', [gone]);
+    }
+  });
+
   it('does not keep a shortlist ranked while the query embedding failed', async () => {
     const embedder = t.deps.searchParts.embedder;
     let down = true;
