@@ -377,8 +377,15 @@ describe('coherence between writes and the in-process index', () => {
     expect(first.length).toBeGreaterThan(1);
     expect(stages).toContain('fuse');
     stages.length = 0;
+    const index = t.deps.searchParts.index;
+    const before = index.generation;
     expect(await hybrid.searchJobs('kubernetes engineer', {}, 100)).toEqual(first);
-    expect(stages).toEqual(['refresh']);
+    // On PostgreSQL each refresh within 10 s of a write re-reads the recent changes (CatalogIndex lagMs), and a
+    // re-read company bumps the generation: the kept shortlist is then rightly not served. The embedded database
+    // has no such lag, so there the repeat must be served from the kept shortlist.
+    if (t.deps.db.kind === 'pglite') expect(index.generation).toBe(before);
+    if (index.generation === before) expect(stages).toEqual(['refresh']);
+    else expect(stages).toContain('fuse');
     // Another filter is another shortlist.
     await hybrid.searchJobs('kubernetes engineer', { remoteOnly: true }, 100);
     expect(stages).toContain('fuse');
