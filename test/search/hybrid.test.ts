@@ -387,6 +387,7 @@ describe('coherence between writes and the in-process index', () => {
     if (index.generation === before) expect(stages).toEqual(['refresh']);
     else expect(stages).toContain('fuse');
     // Another filter is another shortlist.
+    stages.length = 0;
     await hybrid.searchJobs('kubernetes engineer', { remoteOnly: true }, 100);
     expect(stages).toContain('fuse');
     const [gone] = first;
