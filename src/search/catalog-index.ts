@@ -697,6 +697,15 @@ export class CatalogIndex {
       tagList,
       detail: r.detail,
     };
+    // As putJob: a re-read within the lag window returns the same rows again, and bumping the generation for
+    // them would drop every kept shortlist and cached answer keyed on it.
+    if (
+      old &&
+      (vector === null || vector instanceof Float32Array) &&
+      sameCompany(old, attrs) &&
+      this.companies.holds(r.id, vector)
+    )
+      return;
     this.companies.upsert(r.id, attrs, vector);
     this.generation++;
     for (const l of this.listeners) l.companyPut?.(r.id, attrs, old);
@@ -848,6 +857,22 @@ function sameJob(a: JobAttrs, b: JobAttrs): boolean {
     a.title === b.title &&
     a.url === b.url &&
     a.postedAtUs === b.postedAtUs
+  );
+}
+
+function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
+  return (
+    a.name === b.name &&
+    a.slug === b.slug &&
+    a.category === b.category &&
+    a.active === b.active &&
+    a.domain === b.domain &&
+    a.oneLiner === b.oneLiner &&
+    a.activeJobCount === b.activeJobCount &&
+    a.nameKey === b.nameKey &&
+    // Small values, compared whole: a change to any tag or detail field is a change.
+    JSON.stringify(a.tagList) === JSON.stringify(b.tagList) &&
+    JSON.stringify(a.detail) === JSON.stringify(b.detail)
   );
 }
 
