@@ -20,11 +20,10 @@ import { type RankDoc, type RankTerm, rankOr, tsRank } from './ts-rank.js';
  * websearch operators ("quoted", -not, or) still go to PostgreSQL, whose semantics they ask for.
  */
 
-interface Doc extends RankDoc {
-  id: string;
-  attrs: JobAttrs;
+/** The scratch RankDoc one ranking fills from a slot's columns (see docAt). */
+interface DocView extends RankDoc {
   lex: string[];
-  pos: number[];
+  pos: readonly number[];
   titleCount: number;
 }
 
@@ -39,6 +38,11 @@ export interface CompanyLookup {
  * entries of an older generation, and a list mostly made of such entries is compacted.
  */
 class PostingList {
+  constructor(
+    readonly lexeme: string,
+    /** The lexeme's code in the documents' lexeme arena. */
+    readonly word: number,
+  ) {}
   slots = new Int32Array(4);
   gens = new Uint32Array(4);
   codes = new Int32Array(4);
@@ -85,8 +89,31 @@ class PostingList {
   }
 }
 
+/**
+ * The documents are columns by slot, not an object each: an object, its lexeme array and that array's elements
+ * cost ~200 bytes a document (~20 MB at 100k jobs, live in V8's old generation and so counted again by each
+ * collection's headroom). A document's lexemes are word codes in one arena (`lexStart`, `lexLength`).
+ */
 export class KeywordIndex {
-  private readonly docs: (Doc | undefined)[] = [];
+  /** Job id by slot (the CatalogIndex's strings); undefined for a free slot. */
+  private readonly idOf: (string | undefined)[] = [];
+  /** The job's attributes by slot, as the CatalogIndex holds them. */
+  private readonly attrsOf: (JobAttrs | undefined)[] = [];
+  /** The shared positions list (see `positions`) by slot. */
+  private readonly posOf: (readonly number[] | undefined)[] = [];
+  /** By slot: how many of its lexemes come from the title (weight A), and where its word codes sit in `arena`. */
+  private titleCounts = new Uint16Array(0);
+  private lexStart = new Int32Array(0);
+  private lexLength = new Uint16Array(0);
+  /** Word codes of every document, appended; `arenaDead` of them belong to removed documents (see compact). */
+  private arena = new Int32Array(1024);
+  private arenaUsed = 0;
+  private arenaDead = 0;
+  /** Lexeme and posting list by word code; codes of lexemes no document holds any more are reused. */
+  private readonly words: (string | undefined)[] = [];
+  private readonly lists: (PostingList | undefined)[] = [];
+  private readonly freeWords: number[] = [];
+  private readonly view: DocView = { lex: [], pos: [], titleCount: 0 };
   private readonly slots = new Map<string, number>();
   private readonly free: number[] = [];
   /**
@@ -153,10 +180,10 @@ export class KeywordIndex {
 
   putJob(id: string, attrs: JobAttrs): void {
     const at = this.slots.get(id);
-    const current = at === undefined ? undefined : this.docs[at]!;
+    const current = at === undefined ? undefined : this.attrsOf[at]!;
     // Re-reads and embedding writes re-put unchanged rows: same words, same company, nothing to re-index.
-    if (current && current.attrs.title === attrs.title && current.attrs.companyId === attrs.companyId) {
-      current.attrs = attrs;
+    if (current && current.title === attrs.title && current.companyId === attrs.companyId) {
+      this.attrsOf[at!] = attrs;
       this.columns.set(at!, attrs);
       this.posted[at!] = attrs.postedAtUs;
       return;
@@ -171,42 +198,87 @@ export class KeywordIndex {
     // tsvector concatenation: the company name's positions follow the title's last lexeme.
     const offset = title.at(-1)?.pos ?? 0;
     const all = [...title, ...company.map((l) => ({ lexeme: l.lexeme, pos: l.pos + offset }))];
-    const slot = this.free.pop() ?? this.docs.length;
-    const doc: Doc = {
-      id,
-      attrs,
-      lex: all.map((l) => l.lexeme),
-      pos: this.sharedPositions(all.map((l) => Math.min(l.pos, 16_383))),
-      titleCount: title.length,
-    };
-    this.docs[slot] = doc;
+    const slot = this.free.pop() ?? this.idOf.length;
+    if (slot >= this.gens.length) this.grow(Math.max(1024, (slot + 1) * 2));
+    const lex = all.map((l) => l.lexeme);
+    const pos = this.sharedPositions(all.map((l) => Math.min(l.pos, 16_383)));
+    this.idOf[slot] = id;
+    this.attrsOf[slot] = attrs;
+    this.posOf[slot] = pos;
+    this.titleCounts[slot] = title.length;
     this.slots.set(id, slot);
     this.columns.set(slot, attrs);
-    if (slot >= this.gens.length) {
-      const gens = new Uint32Array(Math.max(1024, (slot + 1) * 2));
-      gens.set(this.gens);
-      this.gens = gens;
-      const posted = new Float64Array(gens.length);
-      posted.set(this.posted);
-      this.posted = posted;
-    }
     this.posted[slot] = attrs.postedAtUs;
-    for (const l of new Set(doc.lex)) {
+    const doc: RankDoc = { lex, pos, titleCount: title.length };
+    const lists = new Map<string, PostingList>();
+    for (const l of new Set(lex)) {
       let posting = this.postings.get(l);
       if (!posting) {
-        posting = new PostingList();
+        const word = this.freeWords.pop() ?? this.words.length;
+        posting = new PostingList(l, word);
         this.postings.set(l, posting);
+        this.words[word] = l;
+        this.lists[word] = posting;
         this.vocabulary = undefined;
       }
+      lists.set(l, posting);
       // A one-term query's rank, precomputed: OR ranks are sums of these.
       posting.add(slot, this.gens[slot]!, this.contributionCode(rankOr(doc, [{ lexeme: l, prefix: false }])));
     }
+    this.lexLength[slot] = 0;
+    if (this.arenaUsed + lex.length > this.arena.length) this.compact(lex.length);
+    this.lexStart[slot] = this.arenaUsed;
+    this.lexLength[slot] = lex.length;
+    for (const l of lex) this.arena[this.arenaUsed++] = lists.get(l)!.word;
     let jobs = this.companyJobs.get(attrs.companyId);
     if (!jobs) {
       jobs = new Set();
       this.companyJobs.set(attrs.companyId, jobs);
     }
     jobs.add(slot);
+  }
+
+  /** Sizes the per-slot columns for `size` slots. */
+  private grow(size: number): void {
+    this.gens = resized(this.gens, size);
+    this.posted = resized(this.posted, size);
+    this.titleCounts = resized(this.titleCounts, size);
+    this.lexStart = resized(this.lexStart, size);
+    this.lexLength = resized(this.lexLength, size);
+  }
+
+  /**
+   * Makes room for `more` word codes: drops the codes of removed documents, and grows the arena so that a
+   * quarter of it stays free (so compactions stay rare: each is a pass over every document).
+   */
+  private compact(more: number): void {
+    const live = this.arenaUsed - this.arenaDead;
+    const size = Math.max(this.arena.length, Math.ceil(((live + more) * 4) / 3));
+    const arena = new Int32Array(size);
+    let used = 0;
+    for (let slot = 0; slot < this.idOf.length; slot++) {
+      if (this.idOf[slot] === undefined) continue;
+      const start = this.lexStart[slot]!;
+      const length = this.lexLength[slot]!;
+      arena.set(this.arena.subarray(start, start + length), used);
+      this.lexStart[slot] = used;
+      used += length;
+    }
+    this.arena = arena;
+    this.arenaUsed = used;
+    this.arenaDead = 0;
+  }
+
+  /** The slot's document as ts-rank reads it: one scratch view, valid until the next call. */
+  private docAt(slot: number): RankDoc {
+    const view = this.view;
+    const start = this.lexStart[slot]!;
+    const length = this.lexLength[slot]!;
+    view.lex.length = length;
+    for (let i = 0; i < length; i++) view.lex[i] = this.words[this.arena[start + i]!]!;
+    view.pos = this.posOf[slot]!;
+    view.titleCount = this.titleCounts[slot]!;
+    return view;
   }
 
   private sharedPositions(pos: number[]): number[] {
@@ -220,7 +292,7 @@ export class KeywordIndex {
     return shared.pos;
   }
 
-  private releasePositions(pos: number[]): void {
+  private releasePositions(pos: readonly number[]): void {
     const key = pos.join(',');
     const shared = this.positions.get(key);
     if (shared && --shared.refs === 0) this.positions.delete(key);
@@ -239,21 +311,29 @@ export class KeywordIndex {
   removeJob(id: string): void {
     const slot = this.slots.get(id);
     if (slot === undefined) return;
-    const doc = this.docs[slot]!;
+    const attrs = this.attrsOf[slot]!;
     this.gens[slot] = (this.gens[slot]! + 1) >>> 0;
-    for (const l of new Set(doc.lex)) {
-      const list = this.postings.get(l);
-      list?.died(this.gens);
-      if (list?.live === 0) {
-        this.postings.delete(l);
+    const start = this.lexStart[slot]!;
+    const length = this.lexLength[slot]!;
+    for (const word of new Set(this.arena.subarray(start, start + length))) {
+      const list = this.lists[word]!;
+      list.died(this.gens);
+      if (list.live === 0) {
+        this.postings.delete(list.lexeme);
+        this.words[word] = undefined;
+        this.lists[word] = undefined;
+        this.freeWords.push(word);
         this.vocabulary = undefined;
       }
     }
-    this.releasePositions(doc.pos);
-    const jobs = this.companyJobs.get(doc.attrs.companyId);
+    this.arenaDead += length;
+    this.releasePositions(this.posOf[slot]!);
+    const jobs = this.companyJobs.get(attrs.companyId);
     jobs?.delete(slot);
-    if (jobs?.size === 0) this.companyJobs.delete(doc.attrs.companyId);
-    this.docs[slot] = undefined;
+    if (jobs?.size === 0) this.companyJobs.delete(attrs.companyId);
+    this.idOf[slot] = undefined;
+    this.attrsOf[slot] = undefined;
+    this.posOf[slot] = undefined;
     this.slots.delete(id);
     this.free.push(slot);
   }
@@ -273,10 +353,8 @@ export class KeywordIndex {
     this.companyNames.set(id, attrs.name);
     // Job documents hold the company name's lexemes.
     if (renamed) {
-      for (const slot of [...(this.companyJobs.get(id) ?? [])]) {
-        const doc = this.docs[slot]!;
-        this.indexJob(doc.id, doc.attrs);
-      }
+      for (const slot of [...(this.companyJobs.get(id) ?? [])])
+        this.indexJob(this.idOf[slot]!, this.attrsOf[slot]!);
     }
   }
 
@@ -295,7 +373,14 @@ export class KeywordIndex {
   }
 
   clear(): void {
-    this.docs.length = 0;
+    this.idOf.length = 0;
+    this.attrsOf.length = 0;
+    this.posOf.length = 0;
+    this.arenaUsed = 0;
+    this.arenaDead = 0;
+    this.words.length = 0;
+    this.lists.length = 0;
+    this.freeWords.length = 0;
     this.slots.clear();
     this.free.length = 0;
     this.postings.clear();
@@ -363,7 +448,7 @@ export class KeywordIndex {
     for (let i = 0; i < found; i++) {
       const slot = touched[i]!;
       if (counts[slot] !== groups.length || (admit !== undefined && !admit(slot))) continue;
-      const rank = tsRank(this.docs[slot]!, terms);
+      const rank = tsRank(this.docAt(slot), terms);
       top.offer(rank, slot);
     }
     return this.ids(top);
@@ -379,24 +464,23 @@ export class KeywordIndex {
    * … posted_at DESC, id DESC).
    */
   private top(n: number): TopSlots {
-    const { posted, docs } = this;
+    const { posted, idOf } = this;
     return new TopSlots(
       n,
       (a, sa, b, sb) =>
         a < b ||
-        (a === b &&
-          (posted[sa]! < posted[sb]! || (posted[sa] === posted[sb] && docs[sa]!.id < docs[sb]!.id))),
+        (a === b && (posted[sa]! < posted[sb]! || (posted[sa] === posted[sb] && idOf[sa]! < idOf[sb]!))),
     );
   }
 
   private ids(top: TopSlots): string[] {
-    return top.ranked().map(([slot]) => this.docs[slot]!.id);
+    return top.ranked().map(([slot]) => this.idOf[slot]!);
   }
 
   /** The filter as a slot predicate over this index's rows; undefined when it admits every row. */
   private admitter(filter: JobRowFilter): ((slot: number) => boolean) | undefined {
     if (filter === null) return undefined;
-    if (typeof filter === 'function') return (slot) => filter(this.docs[slot]!.attrs);
+    if (typeof filter === 'function') return (slot) => filter(this.attrsOf[slot]!);
     return this.columns.admit(filter);
   }
 
@@ -480,7 +564,7 @@ export class KeywordIndex {
 
   /** Sizes the per-slot scratch arrays and starts a new stamp (a slot is visited when its stamp is current). */
   private scratch(): Float64Array {
-    const size = this.docs.length;
+    const size = this.idOf.length;
     if (this.scores.length < size) {
       this.scores = new Float64Array(size * 2);
       this.stamps = new Uint32Array(size * 2);
@@ -512,3 +596,12 @@ export class KeywordIndex {
 }
 
 const built = new WeakMap<CatalogIndex, KeywordIndex>();
+
+type Column = Uint32Array | Uint16Array | Int32Array | Float64Array;
+
+/** A copy of `column` with `size` entries (zero-filled past the old ones). */
+function resized<T extends Column>(column: T, size: number): T {
+  const out = new (column.constructor as new (n: number) => T)(size);
+  out.set(column.subarray(0, Math.min(column.length, size)) as never);
+  return out;
+}

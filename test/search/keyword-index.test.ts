@@ -191,7 +191,9 @@ describe('KeywordIndex', () => {
   });
 
   it('answers after heavy churn exactly as an index built from the surviving jobs', () => {
-    // Slots are reused, posting entries die and lists are compacted; none of it may show in an answer.
+    // Slots are reused, posting entries die and lists are compacted, the lexeme arena is compacted and the codes
+    // of words no job holds any more are given to new ones; none of it may show in an answer.
+    const rare = ['Quantum', 'Zephyr', 'Obsidian', 'Lattice', 'Harbor', 'Meridian'];
     const titles = [
       'Solutions Engineer',
       'Forward Deployed Engineer',
@@ -214,7 +216,9 @@ describe('KeywordIndex', () => {
         k.removeJob(id);
         live.delete(id);
       } else {
-        const a = job(random(2) ? 'c1' : 'c2', titles[random(titles.length)]!, random(50), random(2) === 0);
+        // One title in ten has a word few other jobs share, so its last holder's removal frees its code.
+        const title = random(10) === 0 ? `${rare[random(rare.length)]} Lead` : titles[random(titles.length)]!;
+        const a = job(random(2) ? 'c1' : 'c2', title, random(50), random(2) === 0);
         k.putJob(id, a);
         live.set(id, a);
       }
@@ -232,6 +236,8 @@ describe('KeywordIndex', () => {
       'customer success',
       'sales eng',
       'anthropic',
+      ...rare.map((w) => w.toLowerCase()),
+      'lead',
     ]) {
       expect(k.allWords(allWordsQuery(q), all, 60)).toEqual(fresh.allWords(allWordsQuery(q), all, 60));
       expect(k.allWords(allWordsQuery(q), (a) => a.remote, 60)).toEqual(
