@@ -210,7 +210,6 @@ export class KeywordIndex {
     this.columns.set(slot, attrs);
     this.posted[slot] = attrs.postedAtUs;
     const doc: RankDoc = { lex, pos, titleCount: title.length };
-    const lists = new Map<string, PostingList>();
     for (const l of new Set(lex)) {
       let posting = this.postings.get(l);
       if (!posting) {
@@ -221,7 +220,6 @@ export class KeywordIndex {
         this.lists[word] = posting;
         this.vocabulary = undefined;
       }
-      lists.set(l, posting);
       // A one-term query's rank, precomputed: OR ranks are sums of these.
       posting.add(slot, this.gens[slot]!, this.contributionCode(rankOr(doc, [{ lexeme: l, prefix: false }])));
     }
@@ -229,7 +227,7 @@ export class KeywordIndex {
     if (this.arenaUsed + lex.length > this.arena.length) this.compact(lex.length);
     this.lexStart[slot] = this.arenaUsed;
     this.lexLength[slot] = lex.length;
-    for (const l of lex) this.arena[this.arenaUsed++] = lists.get(l)!.word;
+    for (const l of lex) this.arena[this.arenaUsed++] = this.postings.get(l)!.word;
     let jobs = this.companyJobs.get(attrs.companyId);
     if (!jobs) {
       jobs = new Set();
