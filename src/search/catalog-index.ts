@@ -195,6 +195,30 @@ export function untsv(field: string): string {
   return field.includes('\\') ? field.replace(/\\(.)/g, (_m, c: string) => UNESCAPE[c] ?? c) : field;
 }
 
+/**
+ * The rows of a tab-separated chunk, each field a string of its own. Split from the chunk's string, a field would
+ * be a view of it (V8 slices substrings of 13+ characters), and one id, title or URL the index keeps would keep
+ * the whole ~1 MB chunk alive: ~21 MB at 100k jobs, measured in a heap snapshot after a load from the database.
+ * Decoded from the chunk's UTF-8 bytes instead, where tab and newline bytes never occur inside a character.
+ */
+export function tsvRows(chunk: string): string[][] {
+  const bytes = Buffer.from(chunk, 'utf8');
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    const b = i === bytes.length ? 0x0a : bytes[i]!;
+    if (b !== 0x09 && b !== 0x0a) continue;
+    row.push(bytes.toString('utf8', start, i));
+    start = i + 1;
+    if (b === 0x0a) {
+      rows.push(row);
+      row = [];
+    }
+  }
+  return rows;
+}
+
 export function bytesToVector(bytes: Uint8Array): Float32Array {
   // A copy: driver buffers may start at offsets that are not multiples of 4.
   const copy = new Uint8Array(bytes.byteLength);
@@ -651,12 +675,12 @@ export class CatalogIndex {
     );
     if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
     const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
-    const lines = chunk.rows.split('\n');
-    const withVector = lines.filter((l) => l.split('\t')[4] === '1').length;
+    const lines = tsvRows(chunk.rows);
+    const withVector = lines.filter((l) => l[4] === '1').length;
     const width = withVector > 0 ? bytes.length / withVector : 0;
     let offset = 0;
     for (const line of lines) {
-      const [id, companyId, role, remote, has, active, postedUs, location, title, url] = line.split('\t');
+      const [id, companyId, role, remote, has, active, postedUs, location, title, url] = line;
       let vector: Uint8Array | null = null;
       if (has === '1') {
         vector = bytes.subarray(offset, offset + width);
