@@ -223,6 +223,7 @@ export class KeywordIndex {
       // A one-term query's rank, precomputed: OR ranks are sums of these.
       posting.add(slot, this.gens[slot]!, this.contributionCode(rankOr(doc, [{ lexeme: l, prefix: false }])));
     }
+    // The slot holds no codes yet: a compaction now must not copy a former occupant's.
     this.lexLength[slot] = 0;
     if (this.arenaUsed + lex.length > this.arena.length) this.compact(lex.length);
     this.lexStart[slot] = this.arenaUsed;
