@@ -92,11 +92,12 @@ function row(o: ScenarioOutcome, runReference: number): string {
   ]
     .filter(Boolean)
     .join(', ');
+  const judged = s.diagnostic && clean ? `diagnostic: ${s.diagnostic}` : verdict(checks.every(Boolean));
   return (
     `| ${s.label} | ${s.mode}${conns} | ${urls} | ${fmt(answered)}${answered < m.reqPerSec ? ` (of ${fmt(m.reqPerSec)})` : ''} | ${fmt(reference)} | ${pct(ratio)} | ${target || '–'} | ` +
     `${fmt(m.p50Ms, 1)} | ${fmt(m.p99Ms, 1)} | ${fmt(m.maxMs)} | ${problems(m)} | ` +
     `${o.cacheHitRatio === undefined ? '–' : pct(o.cacheHitRatio)} | ` +
-    `${o.memory ? `${fmt(o.memory.currentMb)} (${fmt(o.memory.peakMb)})` : '–'} | ${verdict(checks.every(Boolean))} |`
+    `${o.memory ? `${fmt(o.memory.currentMb)} (${fmt(o.memory.peakMb)})` : '–'} | ${judged} |`
   );
 }
 

@@ -23,6 +23,8 @@ export interface Scenario {
   /** Minimum share of the bare route's req/s, when the issue sets one. */
   minRatio?: number;
   maxP99Ms?: number;
+  /** Measured and reported beside the judged rows, without a target of its own (docs/bench.md, "Targets"). */
+  diagnostic?: string;
 }
 
 export const TARGETS = { hotRatio: 0.5, mixedRatio: 0.2, p99Ms: 50, searchSingleP99Ms: 30 } as const;
@@ -142,7 +144,7 @@ export function buildScenarios(
       maxP99Ms: TARGETS.p99Ms,
     });
     if (e.mixed) {
-      const mixed = (id: string, label: string, paths: string[]) =>
+      const mixed = (id: string, label: string, paths: string[], diagnostic?: string) =>
         scenarios.push({
           id,
           route: e.route,
@@ -150,19 +152,25 @@ export function buildScenarios(
           mode: 'mixed',
           paths,
           connections,
-          minRatio: TARGETS.mixedRatio,
-          maxP99Ms: TARGETS.p99Ms,
+          ...(diagnostic ? { diagnostic } : { minRatio: TARGETS.mixedRatio, maxP99Ms: TARGETS.p99Ms }),
         });
       // Search is the one row whose result hangs on the URL count: nearly every one of 10,000 distinct searches is
-      // a fresh ranking, so that row measures the ranking's CPU. The row as issue 2 defines it (its minimum URL
-      // count) runs first, on URLs of its own, so the other row's rankings do not warm it.
-      if (e.id === 'jobs-search' && mixedUrls > ISSUE_MIXED_URLS)
+      // a fresh ranking, so that row measures the ranking's CPU, not the endpoint as issue 2 defines a mixed run.
+      // The row as issue 2 defines it (its minimum URL count) is the judged one and runs first, on URLs of its own,
+      // so the other row's rankings do not warm it; the 10,000-URL row stays in every report, without a target.
+      if (e.id === 'jobs-search' && mixedUrls > ISSUE_MIXED_URLS) {
         mixed(
           `${e.id}:mixed-floor`,
           `${e.label} (issue's minimum, ${ISSUE_MIXED_URLS.toLocaleString('en-US')} URLs)`,
           distinctUrls(seed, 300, e.mixed, ISSUE_MIXED_URLS),
         );
-      mixed(`${e.id}:mixed`, e.label, distinctUrls(seed, 100 + i, e.mixed, mixedUrls));
+        mixed(
+          `${e.id}:mixed`,
+          `${e.label} (cold searches)`,
+          distinctUrls(seed, 100 + i, e.mixed, mixedUrls),
+          'capacity for searches never seen before',
+        );
+      } else mixed(`${e.id}:mixed`, e.label, distinctUrls(seed, 100 + i, e.mixed, mixedUrls));
     }
   });
   scenarios.push({
