@@ -175,9 +175,9 @@ export function renderReport(input: ReportInput): string {
     '',
     '## Targets',
     '',
-    `From issue 2 (embedded database, limits raised): hot ≥ ${pct(TARGETS.hotRatio)} and mixed ≥ ${pct(TARGETS.mixedRatio)} ` +
+    `Targets (embedded database, limits raised): hot ≥ ${pct(TARGETS.hotRatio)} and mixed ≥ ${pct(TARGETS.mixedRatio)} ` +
       `of the bare route's req/s, p99 < ${TARGETS.p99Ms} ms at 32 connections, first request after a restart < 2 s, ` +
-      `RSS < 500 MB. From issue 3: search p99 < ${TARGETS.searchSingleP99Ms} ms for a single client. ` +
+      `RSS < 500 MB. Search p99 < ${TARGETS.searchSingleP99Ms} ms for a single client. ` +
       'A row passes when it meets its targets and every answer was 2xx (all URLs are valid requests). req/s and the ratio count 2xx answers only; where some were refused, the rate of all responses follows in brackets.',
   );
   if (input.notes.length > 0) {

@@ -416,7 +416,7 @@ async function run(opts: BenchOptions): Promise<void> {
           `${manifest.embedding.model}: ${manifest.embedding.rows.toLocaleString('en-US')} rows in ` +
             `${(manifest.generationMs.embed / 1000).toFixed(1)} s; ${Math.round(manifest.embedding.catchUpJobsPerSec).toLocaleString('en-US')} ` +
             `jobs/s through the indexer's embedIds (query, embed, write), ${Math.round(manifest.embedding.embedderJobsPerSec).toLocaleString('en-US')} ` +
-            'jobs/s through the embedder alone (issue 3 target ≥ 5,000 jobs/s); the full staleness scan ' +
+            'jobs/s through the embedder alone (target ≥ 5,000 jobs/s); the full staleness scan ' +
             `(first start, model change, reindex) took ${Math.round(manifest.embedding.staleCheckMs)} ms, a restart's ` +
             `catch-up from its mark ${Math.round(manifest.embedding.resumeMs ?? Number.NaN)} ms`,
         ],
@@ -440,7 +440,7 @@ async function run(opts: BenchOptions): Promise<void> {
       const suffix = `${opts.quick ? '-quick' : ''}${opts.databaseUrl ? '-postgres' : ''}`;
       const file =
         opts.out ??
-        join(ROOT, 'bench/results', `${new Date().toISOString().slice(0, 10)}-catalog${suffix}.md`);
+        join(ROOT, 'bench/results', `latest-catalog${suffix}.md`);
       mkdirSync(resolve(file, '..'), { recursive: true });
       writeFileSync(file, report);
       log(`report written to ${relative(ROOT, file)}`);

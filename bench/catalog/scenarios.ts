@@ -4,8 +4,8 @@ import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
 
 /**
  * What the bench measures. Each catalog endpoint runs hot (one URL repeated: the best case for any cache) and
- * mixed (drawn at random from at least 1,000 distinct realistic URLs: the honest case). Targets are issue 2's:
- * hot >= 50% and mixed >= 20% of the bare route's throughput, p99 < 50 ms at 32 connections, and issue 3's
+ * mixed (drawn at random from at least 1,000 distinct realistic URLs: the honest case). Targets:
+ * hot >= 50% and mixed >= 20% of the bare route's throughput, p99 < 50 ms at 32 connections, and
  * search p99 < 30 ms for a single client.
  */
 
@@ -20,7 +20,7 @@ export interface Scenario {
   paths: string[];
   connections: number;
   headers?: Record<string, string>;
-  /** Minimum share of the bare route's req/s, when the issue sets one. */
+  /** Minimum share of the bare route's req/s, when a target is set. */
   minRatio?: number;
   maxP99Ms?: number;
   /** Measured and reported beside the judged rows, without a target of its own (docs/bench.md, "Targets"). */
@@ -30,7 +30,7 @@ export interface Scenario {
 export const TARGETS = { hotRatio: 0.5, mixedRatio: 0.2, p99Ms: 50, searchSingleP99Ms: 30 } as const;
 
 /** Issue 2's definition of a mixed run: at least this many distinct URLs. */
-export const ISSUE_MIXED_URLS = 1_000;
+export const MIN_MIXED_URLS = 1_000;
 
 /** A bench-only token, passed to the service through API_TOKENS. */
 export const BENCH_TOKEN = 'fl_bench_catalog_token_0123456789abcdef';
@@ -155,14 +155,14 @@ export function buildScenarios(
           ...(diagnostic ? { diagnostic } : { minRatio: TARGETS.mixedRatio, maxP99Ms: TARGETS.p99Ms }),
         });
       // Search is the one row whose result hangs on the URL count: nearly every one of 10,000 distinct searches is
-      // a fresh ranking, so that row measures the ranking's CPU, not the endpoint as issue 2 defines a mixed run.
-      // The row as issue 2 defines it (its minimum URL count) is the judged one and runs first, on URLs of its own,
+      // a fresh ranking, so that row measures the ranking's CPU, not the endpoint as a mixed run is defined.
+      // The row at the minimum URL count of a mixed run is the judged one and runs first, on URLs of its own,
       // so the other row's rankings do not warm it; the 10,000-URL row stays in every report, without a target.
-      if (e.id === 'jobs-search' && mixedUrls > ISSUE_MIXED_URLS) {
+      if (e.id === 'jobs-search' && mixedUrls > MIN_MIXED_URLS) {
         mixed(
           `${e.id}:mixed-floor`,
-          `${e.label} (issue's minimum, ${ISSUE_MIXED_URLS.toLocaleString('en-US')} URLs)`,
-          distinctUrls(seed, 300, e.mixed, ISSUE_MIXED_URLS),
+          `${e.label} (mixed-run minimum, ${MIN_MIXED_URLS.toLocaleString('en-US')} URLs)`,
+          distinctUrls(seed, 300, e.mixed, MIN_MIXED_URLS),
         );
         mixed(
           `${e.id}:mixed`,

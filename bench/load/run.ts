@@ -19,8 +19,8 @@ import {
  * their end and checked in the database, and a rate-limit exactness probe runs.
  * Options (environment): LOAD_DURATION_S (60), LOAD_CONNECTIONS (per route, 4), LOAD_ONBOARD_RATE (new companies
  * per second, 0.5), BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres; a fresh database is created
- * and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379/10). Writes bench/results/<date>-load.md (a run shorter
- * than 60 s writes <date>-load-<N>s.md, so a smoke run never replaces the measurement).
+ * and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379/10). Writes bench/results/latest-load.md (a run shorter
+ * than 60 s writes latest-load-<N>s.md, so a smoke run never replaces the measurement).
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -204,7 +204,6 @@ function writeReport(
   );
   const total = results.reduce((n, r) => n + r.requests.total, 0) + p.requests;
   const expected = w.okBatches * ITEMS_PER_BATCH;
-  const date = new Date().toISOString().slice(0, 10);
   const md = [
     `# Load: 2 API processes + 1 worker on PostgreSQL + Redis (${new Date().toISOString()})`,
     '',
@@ -235,7 +234,7 @@ function writeReport(
   ].join('\n');
   const dir = join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, duration >= 60 ? `${date}-load.md` : `${date}-load-${duration}s.md`);
+  const file = join(dir, duration >= 60 ? 'latest-load.md' : `latest-load-${duration}s.md`);
   writeFileSync(file, md);
   process.stdout.write(`${md}\nwritten to ${file}\n`);
 }
