@@ -77,4 +77,24 @@ describe('classification in the scrape step', () => {
       'Software Engineer - FDE (Healthcare)',
     ]);
   });
+
+  it('GET /jobs/:id says which rule decided the category', async () => {
+    const listed = await t.get('/api/v1/jobs?company=initech&limit=50', t.token);
+    expect(listed.statusCode).toBe(200);
+    const seen: Record<string, unknown> = {};
+    for (const job of listed.json().data as Array<{ id: string; title: string; roleCategory: string }>) {
+      const res = await t.get(`/api/v1/jobs/${job.id}`, t.token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.roleCategory).toBe(job.roleCategory);
+      seen[job.title] = res.json().data.classification;
+    }
+    expect(seen).toEqual({
+      'Applied AI Engineer (Startups)': { category: 'fde', rule: 'department:sales' },
+      'Applied AI Engineer': { category: 'fde', rule: 'description:customer-deployment' },
+      'Applied AI Engineer, Evals': { category: 'engineering', rule: 'title:engineering' },
+      'Software Engineer - FDE (Healthcare)': { category: 'fde', rule: 'title:fde-keyword' },
+      'People Consultant': { category: 'hr', rule: 'title:hr' },
+      Wizard: { category: 'other', rule: 'default:other' },
+    });
+  });
 });
