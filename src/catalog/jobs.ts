@@ -128,6 +128,7 @@ export interface JobDetailDoc {
   lastSeenAtUs: number;
   active: boolean;
   sample: boolean;
+  classificationRule: string | null;
   companyId: string;
   company?: JobCompany;
 }
@@ -140,7 +141,7 @@ const jobDetailSql = (
     'postedAtUs', ${micros('j.posted_at')}, 'description', j.description, 'department', j.department,
     'salary', j.salary, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
     'lastSeenAtUs', ${micros('j.last_seen_at')}, 'active', j.active, 'sample', j.is_sample,
-    'companyId', j.company_id${
+    'classificationRule', j.classification_rule, 'companyId', j.company_id${
       withCompany
         ? `, 'company', json_build_object('id', c.id, 'name', c.name, 'slug', c.slug, 'domain', c.domain,
       'oneLiner', c.one_liner, 'website', c.website)`
@@ -252,6 +253,7 @@ export async function getJob(
     lastSeenAt: isoFromMicros(d.lastSeenAtUs),
     active: d.active,
     sample: d.sample,
+    classification: { category: d.roleCategory, rule: d.classificationRule },
     company,
   };
 }

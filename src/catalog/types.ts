@@ -86,6 +86,8 @@ export interface JobDetail extends Omit<JobListItem, 'company'> {
   lastSeenAt: string;
   active: boolean;
   sample: boolean;
+  /** The role category and the classification rule that decided it (null for rows written before rules were kept). */
+  classification: { category: RoleCategory; rule: string | null };
   company: {
     id: string;
     name: string;

@@ -86,9 +86,15 @@ describe('response serializers', () => {
       lastSeenAt: '2026-11-21T10:00:00.000Z',
       active: true,
       sample: false,
+      classification: { category: 'fde', rule: 'title:fde-keyword' },
     };
     expect(serializerFor(JobDetailSchema)(job)).toBe(asIs(JobDetailSchema)(job));
-    const withDepartment = { ...job, department: 'Sales', salary: null };
+    const withDepartment = {
+      ...job,
+      department: 'Sales',
+      salary: null,
+      classification: { category: 'fde', rule: null },
+    };
     expect(serializerFor(JobDetailSchema)(withDepartment)).toBe(asIs(JobDetailSchema)(withDepartment));
     expect(unions(JobDetailSchema)).toBeNull();
     expect(unions(CandidateSchema)).toBeNull();

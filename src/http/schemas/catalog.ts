@@ -61,6 +61,21 @@ export const JobDetailSchema = Type.Object(
       description: 'false once the posting has closed; such jobs are no longer listed',
     }),
     sample: Type.Boolean({ description: 'true for the bundled sample postings (not real openings)' }),
+    classification: Type.Object(
+      {
+        category: RoleCategorySchema,
+        rule: Nullable(
+          Type.String({
+            description:
+              'Stable id of the classification rule that decided the category: title:<id>, department:<id>, ' +
+              'description:<id> or default:other. Quote it when reporting a wrong category. Null for sample ' +
+              'postings and jobs not scraped since rules were recorded.',
+            examples: ['title:fde-keyword'],
+          }),
+        ),
+      },
+      { description: 'How the role category was decided' },
+    ),
     company: Type.Object({
       id: Id('Company id'),
       name: Type.String({ examples: ['Anthropic'] }),

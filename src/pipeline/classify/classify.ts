@@ -1,96 +1,216 @@
 /**
- * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title and
- * department. All knowledge lives in rules.json; this module only applies it, in the passes that file's
- * $comment describes. Pure and synchronous: the scrape step calls it per posting.
+ * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title, its
+ * department and, for the few titles that do not say on their own whether the role faces customers, the first
+ * lines of its description. All knowledge lives in rules.json; this module only applies it, in the passes that
+ * file's $comment describes, and says which rule decided (`rule`: "<where>:<rule id>", stable across releases so
+ * that a wrong label can be reported and its rule fixed). Pure and synchronous: the scrape step calls it per posting.
  */
 import { ROLE_CATEGORIES, type RoleCategory } from '../../catalog/types.js';
 import rules from './rules.json' with { type: 'json' };
 
+export interface RoleInput {
+  title: string;
+  department?: string | null;
+  /** Plain-text description; only its first DESCRIPTION_LEAD characters are read. */
+  description?: string | null;
+}
+
+export interface Classification {
+  category: RoleCategory;
+  /**
+   * Which rule decided: "title:<id>" (a title rule), "department:<id>" (the department, for a title that names
+   * no function or one that needs context), "description:<id>" (the description's first lines, for a title that
+   * needs context), or "default:other".
+   */
+  rule: string;
+}
+
+/** How much of a description counts as its first lines: the role summary, before requirements and boilerplate. */
+export const DESCRIPTION_LEAD = 1200;
+
 interface RawRule {
-  category: string;
+  id: string;
+  category?: string;
   scope?: string;
   patterns: string[];
 }
 interface Rule {
+  id: string;
   category: RoleCategory;
   regexes: RegExp[];
 }
-
-export interface RoleExplanation {
-  category: RoleCategory;
-  /** Which pass decided: see rules.json. */
-  pass: 'full' | 'main' | 'title' | 'department' | 'default';
-  /** The pattern that matched, null for the default. */
-  pattern: string | null;
+/** A title that needs context, and the signals (department or description) that settle it. */
+interface ContextRule extends Rule {
+  departments: Rule[];
+  descriptions: Rule[];
 }
 
-function compile(list: RawRule[]): Rule[] {
+const seenIds = new Set<string>();
+function compile(list: RawRule[], group: string, fixed?: RoleCategory): Rule[] {
   return list.map((r) => {
-    if (!(ROLE_CATEGORIES as readonly string[]).includes(r.category)) {
-      throw new Error(`rules.json: unknown role category ${r.category}`);
+    const category = (fixed ?? r.category) as RoleCategory;
+    if (!(ROLE_CATEGORIES as readonly string[]).includes(category)) {
+      throw new Error(`rules.json: unknown role category ${r.category} in rule ${r.id}`);
     }
-    return { category: r.category as RoleCategory, regexes: r.patterns.map((p) => new RegExp(p, 'i')) };
+    const key = `${group}:${r.id}`;
+    if (!r.id || seenIds.has(key)) throw new Error(`rules.json: missing or repeated rule id ${key}`);
+    seenIds.add(key);
+    return { id: r.id, category, regexes: r.patterns.map((p) => new RegExp(p, 'i')) };
   });
 }
 
 const clientFacingAll = rules.clientFacing as RawRule[];
-const FULL_SCOPE = compile(clientFacingAll.filter((r) => r.scope === 'full'));
-const CLIENT_FACING = compile(clientFacingAll.filter((r) => r.scope !== 'full'));
-const BROAD = compile(rules.broad as RawRule[]);
-const DEPARTMENT = compile(rules.department as RawRule[]);
+const FULL_SCOPE = compile(
+  clientFacingAll.filter((r) => r.scope === 'full'),
+  'full',
+);
+const CLIENT_FACING = compile(
+  clientFacingAll.filter((r) => r.scope !== 'full'),
+  'cf',
+);
+const BROAD = compile(rules.broad as RawRule[], 'broad');
+const DEPARTMENT = compile(rules.department as RawRule[], 'department');
 const CLIENT_FACING_DEPARTMENT = DEPARTMENT.filter((r) =>
   CLIENT_FACING.some((c) => c.category === r.category),
 );
 const GENERIC = (rules.generic as string[]).map((p) => new RegExp(p, 'i'));
+const YIELDING = (rules.yielding as string[]).map((p) => new RegExp(p, 'i'));
+const CONTEXT: ContextRule[] = compile(rules.context.titles as RawRule[], 'context').map((rule) => ({
+  ...rule,
+  departments: compile(
+    rules.context.departments as RawRule[],
+    `context-department-${rule.id}`,
+    rule.category,
+  ),
+  descriptions: compile(
+    rules.context.descriptions as RawRule[],
+    `context-description-${rule.id}`,
+    rule.category,
+  ),
+}));
 
 /** Lower case, '&' → 'and', punctuation that joins words → spaces, whitespace collapsed. */
 export function normalizeTitle(s: string): string {
   return s
     .toLowerCase()
     .replace(/&/g, ' and ')
-    .replace(/[-_.]+/g, ' ')
+    .replace(/[-_.\u2010\u2011]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
 const stripParens = (s: string) => s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
 /** The title before its first separator: "Solutions Engineer, EMEA - Remote" → "solutions engineer". */
-const mainSegment = (core: string) => core.split(/\s[-–—|]\s|,|:|\s\/\s|\s–|\s—/)[0]?.trim() ?? core;
+const mainSegment = (core: string) => core.split(/\s[-–—|]\s|,|:|\s\/\s|\s–|\s—|\|/)[0]?.trim() ?? core;
 
-function firstMatch(list: Rule[], text: string): { category: RoleCategory; pattern: string } | null {
+function firstMatch(list: Rule[], text: string): Rule | null {
   if (text === '') return null;
   for (const rule of list) {
-    for (const re of rule.regexes) if (re.test(text)) return { category: rule.category, pattern: re.source };
+    for (const re of rule.regexes) if (re.test(text)) return rule;
   }
   return null;
 }
 
-export function explainRole(title: string, department?: string | null): RoleExplanation {
-  const full = normalizeTitle(title.replace(/[–—]/g, ' - '));
-  const core = normalizeTitle(stripParens(title).replace(/[–—]/g, ' - '));
-  // mainSegment needs the original separators, which normalizeTitle turned into spaces for '-': split first.
-  const main = normalizeTitle(mainSegment(stripParens(title).toLowerCase()));
-  const dept = normalizeTitle(department ?? '');
-  const generic = GENERIC.some((re) => re.test(main));
-
-  const steps: Array<[RoleExplanation['pass'], Rule[], string, boolean]> = [
-    ['full', FULL_SCOPE, full, true],
-    ['main', CLIENT_FACING, main, true],
-    ['main', BROAD, main, !generic],
-    ['title', CLIENT_FACING, core, true],
-    ['department', CLIENT_FACING_DEPARTMENT, dept, generic],
-    ['title', BROAD, core, true],
-    ['department', DEPARTMENT, dept, true],
-  ];
-  for (const [pass, list, text, enabled] of steps) {
-    if (!enabled) continue;
-    const hit = firstMatch(list, text);
-    if (hit) return { category: hit.category, pass, pattern: hit.pattern };
+/** The rule matching earliest in the text (rule order breaks ties): a title's qualifiers name its function first. */
+function leftmostMatch(list: Rule[], text: string): Rule | null {
+  let best: Rule | null = null;
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (const rule of list) {
+    for (const re of rule.regexes) {
+      const at = text.search(re);
+      if (at >= 0 && at < bestAt) {
+        best = rule;
+        bestAt = at;
+      }
+    }
   }
-  return { category: 'other', pass: 'default', pattern: null };
+  return best;
+}
+
+/** The department, then the description's first lines, for a title that needs context to be client-facing. */
+function fromContext(t: Texts, lead: string): Classification | null {
+  for (const rule of CONTEXT) {
+    if (!rule.regexes.some((re) => re.test(t.main) || re.test(t.core))) continue;
+    const byDepartment = firstMatch(rule.departments, t.dept);
+    if (byDepartment) return { category: rule.category, rule: `department:${byDepartment.id}` };
+    const byDescription = firstMatch(rule.descriptions, lead);
+    if (byDescription) return { category: rule.category, rule: `description:${byDescription.id}` };
+  }
+  return null;
+}
+
+interface Texts {
+  full: string;
+  core: string;
+  main: string;
+  /** The title after its main segment: its qualifiers ("Manager, Partner Success Operations" → "partner success operations"). */
+  rest: string;
+  dept: string;
+}
+
+function texts(input: RoleInput): Texts {
+  const title = input.title.replace(/[–—]/g, ' - ');
+  const core = normalizeTitle(stripParens(title));
+  // mainSegment needs the original separators, which normalizeTitle turns into spaces for '-': split first.
+  const main = normalizeTitle(mainSegment(stripParens(title).toLowerCase()));
+  return {
+    full: normalizeTitle(title),
+    core,
+    main,
+    rest: core.startsWith(main) ? core.slice(main.length).trim() : '',
+    dept: normalizeTitle(input.department ?? ''),
+  };
+}
+
+type Pass = 'title' | 'department' | 'context';
+type Step = [Pass, Rule[], keyof Texts, boolean, 'first' | 'leftmost'];
+
+/**
+ * The passes, in order (rules.json's $comment says why): a client-facing word in the main segment; context for
+ * titles that need it; the main segment's function unless it is a head noun that yields; a client-facing word
+ * anywhere; for a bare head noun, the function its qualifiers name, then the department's client-facing team; the
+ * yielding head noun's own function; any function in the title; the department; 'other'.
+ */
+function steps(generic: boolean, yielding: boolean): Step[] {
+  // A bare head noun that names no function ("Manager", "Lead"), unlike "Software Engineer".
+  const functionless = generic && !yielding;
+  return [
+    ['title', FULL_SCOPE, 'full', true, 'first'],
+    ['title', CLIENT_FACING, 'main', true, 'first'],
+    ['context', [], 'main', true, 'first'],
+    ['title', BROAD, 'main', !yielding, 'first'],
+    ['title', CLIENT_FACING, 'core', true, 'first'],
+    ['title', BROAD, 'rest', functionless, 'leftmost'],
+    ['department', CLIENT_FACING_DEPARTMENT, 'dept', generic, 'first'],
+    ['title', BROAD, 'main', yielding, 'first'],
+    ['title', BROAD, 'core', true, 'leftmost'],
+    ['department', DEPARTMENT, 'dept', true, 'first'],
+  ];
+}
+
+export function explainRole(input: RoleInput): Classification {
+  const t = texts(input);
+  const generic = GENERIC.some((re) => re.test(t.main));
+  const yielding = YIELDING.some((re) => re.test(t.main));
+  const lead = (input.description ?? '').slice(0, DESCRIPTION_LEAD).toLowerCase();
+  for (const [where, list, field, enabled, how] of steps(generic, yielding)) {
+    if (!enabled) continue;
+    if (where === 'context') {
+      const decided = fromContext(t, lead);
+      if (decided) return decided;
+      continue;
+    }
+    const hit = how === 'first' ? firstMatch(list, t[field]) : leftmostMatch(list, t[field]);
+    if (hit) return { category: hit.category, rule: `${where}:${hit.id}` };
+  }
+  return { category: 'other', rule: 'default:other' };
 }
 
 /** The posting's role category; never throws, 'other' when nothing matches. */
-export function classifyRole(title: string, department?: string | null): RoleCategory {
-  return explainRole(title, department).category;
+export function classifyRole(
+  title: string,
+  department?: string | null,
+  description?: string | null,
+): RoleCategory {
+  return explainRole({ title, department, description }).category;
 }

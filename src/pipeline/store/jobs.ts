@@ -11,6 +11,8 @@ import type { KnownPosting, NormalizedPosting, Provider } from '../../sources/ty
 
 export interface ClassifiedPosting extends NormalizedPosting {
   roleCategory: RoleCategory;
+  /** The classification rule that decided roleCategory (src/pipeline/classify). */
+  classificationRule: string;
 }
 
 export interface BoardWrite {
@@ -50,18 +52,20 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
     const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
       `WITH incoming AS (
          SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
-                              $12::text[], $13::text[], $14::text[], $15::timestamptz[])
-           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at)
+                              $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::text[])
+           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
+                classification_rule)
        )
        INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                          role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
-                         created_at, updated_at, board_id)
+                         created_at, updated_at, board_id, classification_rule)
        SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
-              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5
+              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, classification_rule
        FROM incoming
        ON CONFLICT (company_id, source, external_id) DO UPDATE SET
          title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
          department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
+         classification_rule = EXCLUDED.classification_rule,
          description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
          last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
          updated_at = CASE
@@ -86,6 +90,7 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
         unique.map((p) => p.descriptionText),
         unique.map(salaryText),
         unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+        unique.map((p) => p.classificationRule),
       ],
     );
     for (const r of rows) {

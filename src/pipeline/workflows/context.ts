@@ -1,7 +1,7 @@
-import type { RoleCategory } from '../../catalog/types.js';
 import type { Db } from '../../db/port.js';
 import type { NormalizedPosting } from '../../sources/types.js';
 import type { DiscoveryResult } from '../boards/types.js';
+import type { Classification, RoleInput } from '../classify/classify.js';
 import type { CompanyFacts } from '../enrich/types.js';
 import type { StoredBoard } from '../store/boards.js';
 
@@ -22,7 +22,8 @@ export interface PipelineContext {
    * pay a request per posting for details get what the store holds for the board, to skip unchanged ones.
    */
   fetchPostings(board: StoredBoard): Promise<NormalizedPosting[]>;
-  classifyRole(title: string, department: string | null): RoleCategory;
+  /** Role category of a posting and the rule that decided it (src/pipeline/classify). */
+  classifyRole(posting: RoleInput): Classification;
   /** Re-computes search embeddings of changed rows (skips rows whose text did not change). */
   embed(kind: 'job' | 'company', ids: readonly string[]): Promise<void>;
   /** Base re-scrape interval, ms, and its relative jitter (0.1 = +/-10 %). */

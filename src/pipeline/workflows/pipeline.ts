@@ -5,7 +5,7 @@ import { clientOptionsFromConfig, createOutboundClient } from '../../net/client.
 import type { HttpClient } from '../../net/types.js';
 import { getAdapter } from '../../sources/index.js';
 import { discoverBoards } from '../boards/discover.js';
-import { classifyRole } from '../classify/classify.js';
+import { explainRole } from '../classify/classify.js';
 import { discoveryWorkflow } from '../discovery/index.js';
 import { DbosEngine } from '../engine/dbos-engine.js';
 import type { EngineLogger } from '../engine/logger.js';
@@ -72,7 +72,7 @@ export class Pipeline {
         const known = adapter.usesKnown ? await knownPostings(db, board.id, opts.now()) : undefined;
         return adapter.fetchPostings(board, http, known);
       },
-      classifyRole: (title, department) => classifyRole(title, department),
+      classifyRole: explainRole,
       embed: opts.embed,
       scrapeIntervalMs: config.scrapeIntervalMinutes * 60_000,
       scrapeJitter: 0.1,

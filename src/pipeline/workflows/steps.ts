@@ -170,7 +170,10 @@ export async function scrapeBoardStep(
     });
     return { board: label, postings: 0, inserted: 0, updated: 0, deactivated, gone: true };
   }
-  const classified = postings.map((p) => ({ ...p, roleCategory: ctx.classifyRole(p.title, p.department) }));
+  const classified = postings.map((p) => {
+    const c = ctx.classifyRole({ title: p.title, department: p.department, description: p.descriptionText });
+    return { ...p, roleCategory: c.category, classificationRule: c.rule };
+  });
   const counts = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const c = await writeBoardPostings(
