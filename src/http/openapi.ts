@@ -39,7 +39,8 @@ const HEADERS = {
   },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   ETag: {
-    description: 'Strong validator of the body; send it back in If-None-Match to get 304 while it holds',
+    description:
+      'Strong validator of the body; on a read, send it back in If-None-Match to get 304 while it still holds',
     schema: { type: 'string' },
   },
   'X-Cache': {
@@ -62,7 +63,6 @@ const RATE_LIMIT_HEADERS: HeaderName[] = [
 interface RouteFacts {
   rateLimited: boolean;
   cached: boolean;
-  read: boolean;
 }
 const FACTS = 'x-frontline-route';
 
@@ -117,11 +117,12 @@ function documented(route: RouteOptions, schema: Schema | undefined, url: string
   const read = method === 'GET' || method === 'HEAD';
   const response: Record<string, unknown> = { ...(schema.response ?? {}) };
   for (const status of sharedStatuses(config, schema, url)) response[status] ??= errorResponse(status);
+  if (route.bodyLimit)
+    response[413] = errorResponse(413, `this operation's limit is ${route.bodyLimit} bytes`);
   if (read) response[304] ??= NOT_MODIFIED;
   const facts: RouteFacts = {
     rateLimited: config?.rateLimited !== false,
     cached: config?.cache === true,
-    read,
   };
   const out: Schema = { ...schema, response, [FACTS]: facts };
   const security = securityOf(config?.access);
@@ -149,12 +150,14 @@ interface Operation {
 }
 
 function headersOf(status: string, facts: RouteFacts): HeaderName[] {
-  const names: HeaderName[] = ['X-Request-Id', 'X-Api-Tier'];
-  if (facts.rateLimited) names.push(...RATE_LIMIT_HEADERS);
+  // Every body gets an ETag (the etag plugin hashes every payload, errors included).
+  const names: HeaderName[] = ['X-Request-Id', 'X-Api-Tier', 'ETag'];
+  // A wrong method is answered by the not-found handler, which is rate limited on every path.
+  if (facts.rateLimited || status === '405') names.push(...RATE_LIMIT_HEADERS);
   if (status === '429' || status === '503') names.push('Retry-After');
   if (status === '405') names.push('Allow');
-  if (facts.read && (status === '200' || status === '304')) names.push('ETag');
-  if (facts.cached && (status === '200' || status === '304')) names.push('X-Cache');
+  // A cached route's answers say whether the cache answered, refusals included.
+  if (facts.cached) names.push('X-Cache');
   return names;
 }
 

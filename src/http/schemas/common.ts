@@ -35,7 +35,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED: the path is served, but not with this method (the Allow header lists the methods)',
   409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE: the body is over 1 MB',
+  413: 'PAYLOAD_TOO_LARGE: the body is over the limit (1 MB unless the operation says otherwise)',
   415: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json',
   429: 'RATE_LIMITED: Retry-After says how many seconds to wait',
   500: 'SERVER_ERROR (503 with the same code while a dependency such as the database is down)',
@@ -43,9 +43,11 @@ const errorDescriptions: Record<number, string> = {
   503: 'SERVER_ERROR: a dependency is unavailable, or search is at capacity; retry after Retry-After seconds',
 };
 
-/** The declaration of one error status: the envelope, with what that status means here. */
-export const errorResponse = (status: number): TSchema =>
-  Type.Ref('ErrorEnvelope', { description: errorDescriptions[status] ?? 'Error' });
+/** The declaration of one error status: the envelope, with what that status means (and `detail` on this route). */
+export const errorResponse = (status: number, detail?: string): TSchema =>
+  Type.Ref('ErrorEnvelope', {
+    description: `${errorDescriptions[status] ?? 'Error'}${detail ? `; ${detail}` : ''}`,
+  });
 
 /**
  * Error responses for the statuses a route can produce; 429, 500 and 503 apply to every route. The OpenAPI
