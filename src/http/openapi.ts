@@ -48,6 +48,7 @@ const HEADERS = {
     schema: { type: 'string', enum: ['hit', 'miss'] },
   },
   Allow: { description: 'The methods this path is served with', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'The scheme to authenticate with: Bearer', schema: { type: 'string' } },
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -156,6 +157,7 @@ function headersOf(status: string, facts: RouteFacts): HeaderName[] {
   if (facts.rateLimited || status === '405') names.push(...RATE_LIMIT_HEADERS);
   if (status === '429' || status === '503') names.push('Retry-After');
   if (status === '405') names.push('Allow');
+  if (status === '401') names.push('WWW-Authenticate');
   // A cached route's answers say whether the cache answered, refusals included.
   if (facts.cached) names.push('X-Cache');
   return names;
