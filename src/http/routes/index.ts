@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { rejectUnknownQueryParameters } from '../strict-query.js';
 import type { App } from '../types.js';
 import { catalogRoutes } from './catalog.js';
 import { discoveryRoutes } from './discovery/index.js';
@@ -8,6 +9,7 @@ import { systemRoutes } from './system/index.js';
 
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
 export async function registerRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
+  rejectUnknownQueryParameters(app);
   await app.register(async (scope) => systemRoutes(scope, deps, prefix));
   await app.register(async (scope) => catalogRoutes(scope, deps, prefix));
   await app.register(async (scope) => discoveryRoutes(scope, deps, prefix));

@@ -29,25 +29,33 @@ export const PaginationMeta = Type.Object(
 );
 
 const errorDescriptions: Record<number, string> = {
-  400: 'BAD_REQUEST (malformed input, naming the parameter) or RESULT_WINDOW_EXCEEDED',
+  400: 'BAD_REQUEST (malformed input or an unknown query parameter, naming it) or RESULT_WINDOW_EXCEEDED',
   401: 'UNAUTHORIZED: this endpoint needs a bearer token',
   403: 'FORBIDDEN: a token was presented but is not valid (never downgraded to anonymous)',
   404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED (the Allow header lists the methods)',
+  405: 'METHOD_NOT_ALLOWED: the path is served, but not with this method (the Allow header lists the methods)',
   409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
+  413: 'PAYLOAD_TOO_LARGE: the body is over the limit (1 MB unless the operation says otherwise)',
+  415: 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json',
   429: 'RATE_LIMITED: Retry-After says how many seconds to wait',
   500: 'SERVER_ERROR (503 with the same code while a dependency such as the database is down)',
+  502: 'SERVER_ERROR: an upstream provider failed',
   503: 'SERVER_ERROR: a dependency is unavailable, or search is at capacity; retry after Retry-After seconds',
 };
 
-/** Error responses for the statuses a route can produce; 429 and 500 apply to every route. */
+/** The declaration of one error status: the envelope, with what that status means (and `detail` on this route). */
+export const errorResponse = (status: number, detail?: string): TSchema =>
+  Type.Ref('ErrorEnvelope', {
+    description: `${errorDescriptions[status] ?? 'Error'}${detail ? `; ${detail}` : ''}`,
+  });
+
+/**
+ * Error responses for the statuses a route can produce; 429, 500 and 503 apply to every route. The OpenAPI
+ * document adds the statuses every route of a kind shares (see openapi.ts), so a route lists its own.
+ */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const s of [...new Set([...statuses, 429, 500, 503])]) {
-    out[s] = Type.Ref('ErrorEnvelope', { description: errorDescriptions[s] ?? 'Error' });
-  }
+  for (const s of [...new Set([...statuses, 429, 500, 503])]) out[s] = errorResponse(s);
   return out;
 }
 

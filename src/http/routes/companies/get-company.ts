@@ -19,6 +19,7 @@ export function getCompanyRoute(app: App, catalog: CatalogService): void {
     {
       config: { access: 'public', resource: 'companies', cache: true },
       schema: {
+        operationId: 'getCompany',
         tags: ['catalog'],
         summary: 'One company with tags, active job count and full metadata',
         description:

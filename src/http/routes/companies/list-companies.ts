@@ -54,6 +54,7 @@ export function listCompaniesRoute(app: App, catalog: CatalogService): void {
     {
       config: { access: 'public', resource: 'companies', cache: true },
       schema: {
+        operationId: 'listCompanies',
         tags: ['catalog'],
         summary: 'List active companies with their tags',
         description:

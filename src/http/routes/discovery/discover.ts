@@ -22,6 +22,7 @@ export function discoverRoute(app: App, deps: { db: Db; now: () => number }): vo
       // rejectedItems instead of failing the whole request, and messages name the exact rule.
       validatorCompiler: () => () => true,
       schema: {
+        operationId: 'appendSightings',
         tags: ['pipeline'],
         summary: 'Append company sightings to the discovery log',
         description:

@@ -45,6 +45,7 @@ export function listCandidatesRoute(app: App, deps: { db: Db }): void {
     {
       config: { access: 'token', resource: 'default' },
       schema: {
+        operationId: 'listCandidates',
         tags: ['pipeline'],
         summary: 'Discovery candidates with their evidence and status',
         description:

@@ -111,6 +111,7 @@ export async function promoteRoute(app: App, engine: () => WorkflowEngine): Prom
         // Documented by the schema; checked by promoteArgs so that "10" or true are not silently coerced.
         validatorCompiler: () => () => true,
         schema: {
+          operationId: 'promoteAndOnboard',
           tags: ['pipeline'],
           summary: 'Process discovery: sightings -> candidates -> validation -> onboarding (durable, 202)',
           description:

@@ -19,6 +19,7 @@ export function getJobRoute(app: App, catalog: CatalogService): void {
     {
       config: { access: 'public', resource: 'jobs', cache: true },
       schema: {
+        operationId: 'getJob',
         tags: ['catalog'],
         summary: 'One job with its description and company details',
         description: 'Also answers for closed postings, marked active: false. Unknown or malformed id: 404.',

@@ -71,6 +71,7 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
     {
       config: { access: 'public', resource: 'jobs', cache: true },
       schema: {
+        operationId: 'listJobs',
         tags: ['catalog'],
         summary: 'List active jobs',
         description:

@@ -31,6 +31,7 @@ export function enrichRoute(app: App, deps: Deps): void {
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'enrichCompany',
         tags: ['pipeline'],
         summary: 'Re-enrich a tracked company: facts, tags, embedding (durable, 202)',
         description: 'Steps: load-company -> enrich (forced) -> embed. Unknown body fields are refused.',

@@ -46,6 +46,7 @@ export function onboardRoute(app: App, deps: Deps): void {
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'onboardCompany',
         tags: ['pipeline'],
         summary: 'Onboard a company: enrich, discover job boards, scrape (durable, 202)',
         description:

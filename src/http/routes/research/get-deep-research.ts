@@ -20,6 +20,7 @@ export function getDeepResearchRoute(app: App, research: ResearchService): void 
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'getDeepResearch',
         tags: ['research'],
         summary: 'The latest research dossier of a tracked company',
         description: 'Earlier dossiers stay stored; GET /deep-research/{domain}/runs lists them.',

@@ -13,6 +13,7 @@ export function listResearchRunsRoute(app: App, research: ResearchService): void
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'listDeepResearchRuns',
         tags: ['research'],
         summary: 'History of research runs of a company, newest first',
         description: `Each run with its mode, processor, provider, cost and duration; at most ${MAX_RUNS}. An empty list when the company was never researched.`,

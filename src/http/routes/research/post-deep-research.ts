@@ -60,6 +60,7 @@ export function postDeepResearchRoute(app: App, research: ResearchService): void
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'startDeepResearch',
         tags: ['research'],
         summary: 'Research a tracked company and store the dossier (synchronous, 30–120 s)',
         description:

@@ -11,6 +11,7 @@ export function getStatsRoute(app: App, catalog: CatalogService): void {
       // Cacheable: the cache's validity includes the UTC day, so newToday turns over at midnight without a write.
       config: { access: 'public', resource: 'jobs', cache: true },
       schema: {
+        operationId: 'getStats',
         tags: ['catalog'],
         summary: 'Catalog statistics',
         description: 'Active jobs, active companies, and active jobs first seen since 00:00 UTC today.',

@@ -21,7 +21,12 @@ export function healthRoutes(app: App, deps: Deps): void {
     '/healthz',
     {
       config: { access: 'public', rateLimited: false },
-      schema: { tags: ['system'], summary: 'Liveness: the process is up', response: { 200: Health } },
+      schema: {
+        operationId: 'getLiveness',
+        tags: ['system'],
+        summary: 'Liveness: the process is up',
+        response: { 200: Health },
+      },
     },
     // Synchronous: the probe's answer needs no promise.
     () => HEALTHY,
@@ -32,6 +37,7 @@ export function healthRoutes(app: App, deps: Deps): void {
     {
       config: { access: 'public', rateLimited: false },
       schema: {
+        operationId: 'getReadiness',
         tags: ['system'],
         summary: 'Readiness: database reachable and migrations applied',
         // Ready must come after errorResponses(), whose 503 (the error envelope) would otherwise replace it and

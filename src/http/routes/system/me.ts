@@ -17,6 +17,7 @@ export function meRoute(app: App): void {
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'getMe',
         tags: ['system'],
         summary: "The calling token's tier, name and limits",
         security: [{ bearer: [] }],

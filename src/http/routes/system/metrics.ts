@@ -18,9 +18,18 @@ export function metricsRoute(app: App, deps: Deps): void {
     {
       config: { access: 'metrics', rateLimited: false },
       schema: {
+        operationId: 'getMetrics',
         tags: ['system'],
         summary: 'Prometheus metrics (METRICS_TOKEN bearer, or loopback only when unset)',
-        produces: ['text/plain'],
+        description:
+          'Prometheus text exposition format. With METRICS_TOKEN set, send it as a bearer token (401 without it, 403 ' +
+          'when wrong); without it, loopback clients only (403 for any other address). Outside rate limits.',
+        response: {
+          200: {
+            description: 'Prometheus text exposition format 0.0.4',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -10,6 +10,7 @@ export function listTagsRoute(app: App, catalog: CatalogService): void {
     {
       config: { access: 'public', resource: 'companies', cache: true },
       schema: {
+        operationId: 'listTags',
         tags: ['catalog'],
         summary: 'Tags grouped by dimension',
         description:

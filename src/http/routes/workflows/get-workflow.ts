@@ -49,6 +49,7 @@ export function getWorkflowRoute(app: App, deps: Deps): void {
     {
       config: { access: 'token' },
       schema: {
+        operationId: 'getWorkflow',
         tags: ['pipeline'],
         summary: 'Progress and outcome of a pipeline run',
         security: [{ bearer: [] }],
