@@ -132,14 +132,25 @@ function literals(params: readonly unknown[]): string[] | undefined {
  */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Another live process holds the data directory's lock: PGlite serves one process at a time. */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `the embedded database in ${dataDir} is in use by process ${pid}; ` +
+        'stop it first, or run against a PostgreSQL server with DATABASE_URL',
+    );
+    this.name = 'EmbeddedDatabaseInUseError';
+  }
+}
+
 function acquireLock(lockFile: string): void {
   try {
     const pid = Number(readFileSync(lockFile, 'utf8').trim());
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(
-        `the embedded database in ${lockFile.replace(/frontline\.pid$/, '')} is in use by process ${pid}; ` +
-          'stop it first, or run against a PostgreSQL server with DATABASE_URL',
-      );
+      throw new EmbeddedDatabaseInUseError(lockFile.replace(/[\\/]?frontline\.pid$/, ''), pid);
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
