@@ -39,11 +39,15 @@ describe('GET /', () => {
     expect(hrefs).toMatchObject({ docs: '/docs', jobs: '/api/v1/jobs', openapi: '/api/v1/openapi.json' });
   });
 
-  it('answers a client with no preference (curl) with the page, and HEAD with its headers', async () => {
-    const res = await t.get('/');
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    const head = await t.request({ method: 'HEAD', url: '/' });
+  it('answers a client with no preference (curl, or no Accept at all) in JSON, and HEAD with headers only', async () => {
+    for (const accept of ['*/*', undefined]) {
+      const res = await t.request({ method: 'GET', url: '/', headers: accept ? { accept } : {} });
+      expect(res.headers['content-type'], accept).toMatch(/^application\/json/);
+      expect(res.json().data.name).toBe('Frontline');
+    }
+    const head = await t.request({ method: 'HEAD', url: '/', headers: { accept: 'text/html' } });
     expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(head.body).toBe('');
   });
 });

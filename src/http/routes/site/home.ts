@@ -58,8 +58,8 @@ function page(links: ReturnType<typeof entryPoints>): string {
 }
 
 /**
- * GET /: where the quick start's address lands. A browser (or any client preferring HTML) gets a small page naming
- * the service and linking its reference and API; a client asking for JSON gets the same entry points in the
+ * GET /: where the quick start's address lands. A browser (any client preferring text/html) gets a small page
+ * naming the service and linking its reference and API; any other client gets the same entry points in the JSON
  * envelope. The full web site replaces the page; the JSON stays.
  */
 export function homeRoute(app: App, prefix: string): void {
@@ -72,7 +72,7 @@ export function homeRoute(app: App, prefix: string): void {
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Where to start: an HTML page, or the API entry points as JSON (Accept: application/json)',
+        summary: 'Where to start: the API entry points, or an HTML page for a client preferring text/html',
         produces: ['text/html', 'application/json'],
         response: {
           200: {
@@ -89,9 +89,10 @@ export function homeRoute(app: App, prefix: string): void {
     async (request, reply) => {
       // Vary: the same URL answers two representations, so caches keep them apart.
       reply.header('vary', 'accept');
-      const wanted = negotiate(request.headers.accept ?? '*/*', ['text/html', 'application/json']);
-      if (wanted === 'application/json') return json;
-      return reply.type('text/html; charset=utf-8').send(html);
+      // JSON first: a client with no preference (curl, */*) is a program; a browser asks for text/html by name.
+      const wanted = negotiate(request.headers.accept ?? '*/*', ['application/json', 'text/html']);
+      if (wanted === 'text/html') return reply.type('text/html; charset=utf-8').send(html);
+      return json;
     },
   );
 }
