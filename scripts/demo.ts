@@ -3,7 +3,9 @@
  * boards on loopback, starts Frontline (embedded database in a temporary directory, SAMPLE_DATA=1, the host map
  * pointing the vendors' and companies' hosts at the fakes), onboards a few companies through POST /onboard,
  * follows their workflows and prints what happened. Keeps serving afterwards so you can browse
- * http://127.0.0.1:<port>/docs; pass --exit to stop at the end.
+ * http://127.0.0.1:<port>/docs; pass --exit to stop at the end. PORT picks the port (3000 by default; 0: any free
+ * one). Whatever it started and its temporary data directory go away when it ends: at the end with --exit, on
+ * Ctrl-C or SIGTERM at any point, and when it fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,30 @@ const site = (name: string, board: string) => ({
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
+/** What the demo started, closed in reverse order once, however it ends. */
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const close of cleanups.reverse())
+      await Promise.resolve()
+        .then(close)
+        .catch(() => {});
+  })();
+  return cleaning;
+}
+
+/** Ctrl-C or SIGTERM, at any point: clean up, then exit as a signal-stopped process does. */
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the demo and removing its temporary data\n`);
+    void cleanUp().finally(() => process.exit(code));
+  });
+}
+
 async function main(): Promise<void> {
   const exitAtEnd = process.argv.includes('--exit');
   const ats = await startFakeAts({
@@ -36,11 +62,14 @@ async function main(): Promise<void> {
     lever: { helios: generatePostings(45, 'he') },
     ashby: { quanta: generatePostings(30, 'qu') },
   });
+  cleanups.push(() => ats.close());
   const sites = await startFakeSites(
     Object.fromEntries(COMPANIES.map((c) => [c.domain, site(c.name, c.board)])),
   );
+  cleanups.push(() => sites.close());
   const hostMap = { ...sites.hostMap, ...ats.hostMap };
   const dataDir = mkdtempSync(join(tmpdir(), 'frontline-demo-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const token = 'fl_demo_token_for_the_local_demo_only';
   const config = parseConfig({
     PORT: '3000',
@@ -57,7 +86,15 @@ async function main(): Promise<void> {
       .map(([h, o]) => `${h}=${o}`)
       .join(','),
   });
-  const server = await runServer(config);
+  const server = await runServer(config).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE') throw err;
+    throw new DemoError(
+      `port ${config.port} on ${config.host} is already in use: stop what is listening there, or pick another ` +
+        `port with PORT (PORT=${config.port + 1} npm run demo; PORT=0 takes any free one)`,
+    );
+  });
+  // Before the data directory's removal (cleanups run in reverse): the database closes first.
+  cleanups.push(() => server.stop());
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}/api/v1${path}`, {
       method,
@@ -101,23 +138,20 @@ async function main(): Promise<void> {
   out(
     `\ntry: curl -H 'Authorization: Bearer ${token}' '${server.url}/api/v1/jobs?client_facing=true&limit=5'`,
   );
-  const shutdown = async () => {
-    await server.stop();
-    await sites.close();
-    await ats.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
   if (exitAtEnd) {
-    await shutdown();
+    await cleanUp();
     return;
   }
   out('Ctrl-C to stop.');
-  process.once('SIGINT', () => {
-    shutdown().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
 }
 
-await main();
+/** A failure the demo explains itself: its message is the whole story, no stack. */
+class DemoError extends Error {}
+
+await main().catch(async (err: unknown) => {
+  process.stderr.write(
+    err instanceof DemoError ? `npm run demo: ${err.message}\n` : `npm run demo failed: ${String(err)}\n`,
+  );
+  await cleanUp();
+  process.exit(1);
+});

@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { TokenService } from './auth/tokens.js';
+import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
+import { EmbeddedDatabaseInUseError } from './db/pglite.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
@@ -129,12 +130,12 @@ export function buildCli(): Command {
     .argument('<ref>', 'token id, display prefix or name')
     .action(async (ref: string) => {
       const revoked = await withDb((db, config) => new TokenService(db, config.apiTokens).revoke(ref));
-      if (revoked.length === 0) {
+      if (!revoked) {
         process.stderr.write(`no active token matches "${ref}"\n`);
         process.exitCode = 1;
         return;
       }
-      for (const t of revoked) out(`revoked ${t.id} (${t.prefix}…, ${t.name})`);
+      out(`revoked ${revoked.id} (${revoked.prefix}…, ${revoked.name})`);
     });
 
   program
@@ -149,5 +150,42 @@ export function buildCli(): Command {
 }
 
 export async function runCli(argv: string[]): Promise<void> {
-  await buildCli().parseAsync(argv);
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (err) {
+    process.stderr.write(
+      `${explain(
+        err,
+        argv
+          .slice(2)
+          .filter((a) => !a.startsWith('-'))
+          .slice(0, 2),
+      )}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+/**
+ * One sentence for an operator: what stopped the command and what to do. The stack is for bugs, not for a
+ * database in use or a name taken, and is printed only with LOG_LEVEL=debug.
+ */
+export function explain(err: unknown, command: string[]): string {
+  const name = `frontline ${command.join(' ')}`.trim();
+  if (err instanceof EmbeddedDatabaseInUseError) {
+    const tokens = command[0] === 'tokens';
+    return (
+      `${name}: the embedded database in ${err.dataDir} is in use by process ${err.pid} (a running server): ` +
+      `stop that process first${tokens ? ', or give the running server its tokens in API_TOKENS' : ''}, or set ` +
+      'DATABASE_URL to a PostgreSQL server, which any number of processes can share.'
+    );
+  }
+  if (err instanceof AmbiguousTokenError) {
+    const list = err.matches.map((t) => `  ${t.id}  ${t.prefix}…  ${t.name}`).join('\n');
+    return `${name}: ${err.message}:\n${list}`;
+  }
+  if (err instanceof TokenNameTakenError || err instanceof ConfigError) return `${name}: ${err.message}`;
+  const message = err instanceof Error ? err.message : String(err);
+  const stack = process.env.LOG_LEVEL === 'debug' && err instanceof Error ? `\n${err.stack}` : '';
+  return `${name} failed: ${message}${stack}`;
 }

@@ -21,6 +21,7 @@ import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
 import { SearchGate } from './search/admission.js';
 import { createEmbedder } from './search/embedders/index.js';
+import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
@@ -88,7 +89,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
     if (config.sampleData) await loadSampleCatalog(db, now());
     const metrics = overrides.metrics ?? new Metrics();
-    const embedder = metrics.timedEmbedder(createEmbedder(config));
+    const searchLog = componentLogger(config, 'search');
+    const embedder = metrics.timedEmbedder(createEmbedder(config, vectorBuildLog(searchLog)));
     const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
     const searchParts = createSearchParts({
       db,
@@ -96,7 +98,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       now,
       embedder,
       gate,
-      logger: componentLogger(config, 'search'),
+      logger: searchLog,
       // The snapshot describes one database: only the embedded one this process opened from its data directory.
       ...(!overrides.db && db.kind === 'pglite'
         ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
@@ -175,6 +177,21 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!overrides.db) await db.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * The static model's word-vector cache is built once per data directory (seconds, from a 300 MB package file):
+ * the log says so, since searches and the embedding of new rows wait for it while catalog reads do not.
+ */
+function vectorBuildLog(log: { info(obj: object, msg: string): void }): VectorBuildListener {
+  return {
+    building: (path) =>
+      log.info(
+        { path },
+        'building the word-vector cache (first start on this data directory, a few seconds): semantic search and new embeddings wait for it',
+      ),
+    built: (path, ms) => log.info({ path, ms }, 'word-vector cache built'),
+  };
 }
 
 /** ioredis is imported only when REDIS_URL is set: one process on the embedded database never loads it. */

@@ -166,7 +166,7 @@ export class Metrics {
       get maxBatch() {
         return inner.maxBatch;
       },
-      prepare: () => inner.prepare?.(),
+      prepare: async () => inner.prepare?.(),
       async embed(texts) {
         const end = metrics.embeddingDuration.startTimer({ provider });
         try {

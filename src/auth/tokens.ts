@@ -31,6 +31,25 @@ function sameHash(stored: string | Buffer, presented: Buffer): boolean {
   return timingSafeEqual(typeof stored === 'string' ? Buffer.from(stored, 'hex') : stored, presented);
 }
 
+/** Token names are unique among active tokens. */
+export class TokenNameTakenError extends Error {
+  constructor(readonly tokenName: string) {
+    super(`an active token is already named "${tokenName}": choose another name, or revoke that token first`);
+    this.name = 'TokenNameTakenError';
+  }
+}
+
+/** A revoke reference that matches several active tokens. */
+export class AmbiguousTokenError extends Error {
+  constructor(
+    readonly ref: string,
+    readonly matches: TokenRecord[],
+  ) {
+    super(`"${ref}" matches ${matches.length} active tokens; nothing was revoked: revoke one by its id`);
+    this.name = 'AmbiguousTokenError';
+  }
+}
+
 interface TokenRow {
   id: string;
   name: string;
@@ -71,14 +90,21 @@ export class TokenService {
     });
   }
 
+  /** Mints a token; an active token with the same name makes it throw TokenNameTakenError. */
   async create(name: string): Promise<TokenRecord & { secret: string }> {
     const secret = generateSecret();
-    const rows = await this.db.query<TokenRow>(
-      `INSERT INTO api_tokens (name, prefix, secret_hash) VALUES ($1, $2, $3) RETURNING *`,
-      [name, secret.slice(0, DISPLAY_PREFIX_LENGTH), hashToken(secret)],
-      NOT_CATALOG,
-    );
-    return { ...toRecord(rows[0]!), secret };
+    try {
+      const rows = await this.db.query<TokenRow>(
+        `INSERT INTO api_tokens (name, prefix, secret_hash) VALUES ($1, $2, $3) RETURNING *`,
+        [name, secret.slice(0, DISPLAY_PREFIX_LENGTH), hashToken(secret)],
+        NOT_CATALOG,
+      );
+      return { ...toRecord(rows[0]!), secret };
+    } catch (err) {
+      // The unique index on active tokens' names (migrations/0050_api_token_names.sql).
+      if ((err as { code?: string }).code === '23505') throw new TokenNameTakenError(name);
+      throw err;
+    }
   }
 
   async list(includeRevoked = false): Promise<TokenRecord[]> {
@@ -88,15 +114,26 @@ export class TokenService {
     return rows.map(toRecord);
   }
 
-  /** Revokes by id, display prefix or name; returns how many tokens were revoked. */
-  async revoke(ref: string): Promise<TokenRecord[]> {
-    const rows = await this.db.query<TokenRow>(
-      `UPDATE api_tokens SET revoked_at = now()
-       WHERE revoked_at IS NULL AND (id::text = $1 OR prefix = $1 OR name = $1) RETURNING *`,
+  /**
+   * Revokes the one active token whose id, display prefix or name is `ref`; returns it, or null when none matches.
+   * Several matches (two tokens sharing a display prefix, a name that is another token's prefix) revoke nothing:
+   * AmbiguousTokenError lists them, so the caller can pick one by id.
+   */
+  async revoke(ref: string): Promise<TokenRecord | null> {
+    const matches = await this.db.query<TokenRow>(
+      `SELECT * FROM api_tokens WHERE revoked_at IS NULL AND (id::text = $1 OR prefix = $1 OR name = $1)
+       ORDER BY created_at, id`,
       [ref],
+    );
+    if (matches.length > 1) throw new AmbiguousTokenError(ref, matches.map(toRecord));
+    const [match] = matches;
+    if (!match) return null;
+    const [row] = await this.db.query<TokenRow>(
+      'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING *',
+      [match.id],
       NOT_CATALOG,
     );
-    return rows.map(toRecord);
+    return row ? toRecord(row) : null;
   }
 
   /** Returns the token's identity, or null when the secret is unknown or revoked. */

@@ -94,14 +94,12 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       void index
         .refresh()
         .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
-        .then(() => {
-          // Then the word vectors (~0.3 s), which the first search would otherwise wait for.
-          try {
-            embedder.prepare?.();
-          } catch (err) {
-            warn(err, 'embedder could not load; searches answer from keywords until it can');
-          }
-        });
+        // Then the word vectors (~0.3 s; built once per data directory first), which the first search would
+        // otherwise wait for.
+        .then(() => embedder.prepare?.())
+        .catch((err: unknown) =>
+          warn(err, 'embedder could not load; searches answer from keywords until it can'),
+        );
     },
     idle: async () => {
       await pending;

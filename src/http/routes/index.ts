@@ -5,11 +5,13 @@ import { catalogRoutes } from './catalog.js';
 import { discoveryRoutes } from './discovery/index.js';
 import { pipelineRoutes } from './pipeline/index.js';
 import { researchRoutes } from './research/index.js';
+import { homeRoute } from './site/home.js';
 import { systemRoutes } from './system/index.js';
 
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
 export async function registerRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
   rejectUnknownQueryParameters(app);
+  await app.register(async (scope) => homeRoute(scope, prefix));
   await app.register(async (scope) => systemRoutes(scope, deps, prefix));
   await app.register(async (scope) => catalogRoutes(scope, deps, prefix));
   await app.register(async (scope) => discoveryRoutes(scope, deps, prefix));

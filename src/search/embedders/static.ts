@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../../package-root.js';
 import { type Embedder, normalize } from './types.js';
-import { loadWordVectors, WORD_VECTORS_NAME, type WordVectors } from './word-vectors.js';
+import {
+  loadWordVectors,
+  loadWordVectorsAsync,
+  WORD_VECTORS_NAME,
+  type WordVectors,
+} from './word-vectors.js';
 
 /**
  * The bundled, offline embedder: SIF-weighted averages of pretrained word vectors, sharpened by a domain lexicon.
@@ -115,27 +120,35 @@ export function staticModelId(lexiconText = readLexicon().text): string {
 }
 
 const loaded = new Map<string, StaticEmbedder>();
+const loading = new Map<string, Promise<StaticEmbedder>>();
+
+/** Told before the word-vector cache is built (once per cache directory, a few seconds), and when it is done. */
+export interface VectorBuildListener {
+  building(path: string): void;
+  built(path: string, ms: number): void;
+}
 
 /**
  * The static embedder with its identity known at once and its vectors loaded on first use, so processes that
- * never embed (a CLI command, a test without search) never read the 40 MB cache or build it.
+ * never embed (a CLI command, a test without search) never read the 40 MB cache or build it. The load is
+ * asynchronous: building the cache on a fresh data directory gives the event loop a turn between slices, so a
+ * server keeps answering while it runs; embed() calls wait for it.
  */
 export class LazyStaticEmbedder implements Embedder {
   readonly id = staticModelId();
   readonly dimension = 100;
   readonly maxBatch = 10_000;
-  constructor(private readonly cacheDir: string) {}
-
-  get loaded(): StaticEmbedder {
-    return StaticEmbedder.load(this.cacheDir);
-  }
+  constructor(
+    private readonly cacheDir: string,
+    private readonly listener?: VectorBuildListener,
+  ) {}
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.loaded.embed(texts);
+    return (await StaticEmbedder.loadAsync(this.cacheDir, this.listener)).embed(texts);
   }
 
-  prepare(): void {
-    void this.loaded;
+  async prepare(): Promise<void> {
+    await StaticEmbedder.loadAsync(this.cacheDir, this.listener);
   }
 }
 
@@ -180,8 +193,35 @@ export class StaticEmbedder implements Embedder {
   static load(cacheDir: string): StaticEmbedder {
     const cached = loaded.get(cacheDir);
     if (cached) return cached;
+    return StaticEmbedder.remember(cacheDir, loadWordVectors(cacheDir).vectors);
+  }
+
+  /** As load, but a build yields to the event loop between slices; concurrent callers share one load. */
+  static loadAsync(cacheDir: string, listener?: VectorBuildListener): Promise<StaticEmbedder> {
+    const cached = loaded.get(cacheDir);
+    if (cached) return Promise.resolve(cached);
+    let pending = loading.get(cacheDir);
+    if (!pending) {
+      const started = performance.now();
+      let building: string | undefined;
+      pending = loadWordVectorsAsync(cacheDir, {
+        onBuild: (path) => {
+          building = path;
+          listener?.building(path);
+        },
+      })
+        .then(({ vectors }) => {
+          if (building) listener?.built(building, Math.round(performance.now() - started));
+          return loaded.get(cacheDir) ?? StaticEmbedder.remember(cacheDir, vectors);
+        })
+        .finally(() => loading.delete(cacheDir));
+      loading.set(cacheDir, pending);
+    }
+    return pending;
+  }
+
+  private static remember(cacheDir: string, vectors: WordVectors): StaticEmbedder {
     const { lexicon, text } = readLexicon();
-    const { vectors } = loadWordVectors(cacheDir);
     const embedder = new StaticEmbedder(staticModelId(text), vectors, lexicon);
     loaded.set(cacheDir, embedder);
     return embedder;

