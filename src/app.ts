@@ -22,6 +22,7 @@ import { registerRequestMetrics } from './http/request-metrics.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { decorateRouteConfig } from './http/route-config.js';
 import { registerRoutes } from './http/routes/index.js';
+import { INTERNAL_CALL_HEADER, internalCallSecret, mcpRoute } from './http/routes/mcp/mcp.js';
 import { ErrorEnvelope, PaginationMeta } from './http/schemas/common.js';
 import { sharedSerializerFactory } from './http/serializers.js';
 import type { App } from './http/types.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   let guard: GuardHook | undefined;
   const early: { hits: EarlyHits | undefined } = { hits: undefined };
   const compiles = new DeferredCompiles();
+  const internalSecret = internalCallSecret();
   const app: App = Fastify({
     logger: opts.logger ?? false,
     childLoggerFactory: requestLoggers,
@@ -97,6 +99,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     now: deps.now,
     onStoreFailure: deps.config.rateLimit.onStoreFailure,
     metrics: deps.metrics,
+    internal: { header: INTERNAL_CALL_HEADER, value: internalSecret },
   });
   guard = guardHook;
   const seriesOf = registerRequestMetrics(app, deps.metrics);
@@ -160,5 +163,6 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await registerRoutes(app, deps, API_PREFIX);
+  await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret));
   return app;
 }

@@ -1,10 +1,11 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import { EmbeddedDatabaseInUseError } from './db/pglite.js';
 import { holdEventLoop } from './hold-event-loop.js';
+import { runMcpStdio } from './mcp/stdio.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
 
@@ -144,6 +145,24 @@ export function buildCli(): Command {
     .action(async () => {
       const r = await withDb((db, config) => runReindex(db, config, out));
       out(`embedded ${r.embedded} rows with ${r.model} in ${(r.ms / 1000).toFixed(1)} s`);
+    });
+
+  program
+    .command('mcp')
+    .description(
+      'An MCP server on stdin/stdout for desktop clients, answering from a deployment over its API',
+    )
+    .requiredOption('--url <base>', 'the deployment, e.g. http://localhost:3000')
+    .addOption(
+      new Option('--token <token>', 'a bearer token: adds the pipeline tools').env('FRONTLINE_TOKEN'),
+    )
+    .action(async (o: { url: string; token?: string }) => {
+      try {
+        await runMcpStdio({ url: o.url, token: o.token });
+      } catch (err) {
+        process.stderr.write(`frontline mcp: ${(err as Error).message}\n`);
+        process.exit(1);
+      }
     });
 
   return program;

@@ -76,6 +76,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly mcpCalls = new Counter({
+    name: 'frontline_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (ok, error, invalid)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly workflowRuns = new Counter({
     name: 'frontline_workflow_runs_total',
     help: 'Workflow executions ended in this process by workflow and status (succeeded, failed, cancelled)',

@@ -438,9 +438,7 @@ async function run(opts: BenchOptions): Promise<void> {
     process.stdout.write(report);
     if (opts.out !== '-') {
       const suffix = `${opts.quick ? '-quick' : ''}${opts.databaseUrl ? '-postgres' : ''}`;
-      const file =
-        opts.out ??
-        join(ROOT, 'bench/results', `latest-catalog${suffix}.md`);
+      const file = opts.out ?? join(ROOT, 'bench/results', `latest-catalog${suffix}.md`);
       mkdirSync(resolve(file, '..'), { recursive: true });
       writeFileSync(file, report);
       log(`report written to ${relative(ROOT, file)}`);

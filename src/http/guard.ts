@@ -15,6 +15,8 @@ export interface GuardOptions {
   now: () => number;
   onStoreFailure: Config['rateLimit']['onStoreFailure'];
   metrics: Metrics;
+  /** A header and secret marking calls made inside an already-counted request (MCP tools): not counted again. */
+  internal?: { header: string; value: string };
 }
 
 /**
@@ -129,6 +131,9 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
     }
   }
 
+  const isInternal = (request: FastifyRequest): boolean =>
+    opts.internal !== undefined && request.headers[opts.internal.header] === opts.internal.value;
+
   /** Rate limit (unless the route is exempt), then access; answers a refused request itself. */
   function admit(
     request: FastifyRequest,
@@ -140,7 +145,7 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   ): void {
     request.caller = caller;
     reply.header('x-api-tier', caller.tier);
-    if (config.rateLimited === false) {
+    if (config.rateLimited === false || isInternal(request)) {
       authorize(reply, config, caller, refusal, done);
       return;
     }

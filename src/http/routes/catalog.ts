@@ -9,7 +9,7 @@ import { tagRoutes } from './tags/index.js';
 export async function catalogRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
   await app.register(
     async (api) => {
-      jobRoutes(api, deps.catalog);
+      jobRoutes(api, deps.catalog, deps.now);
       companyRoutes(api, deps.catalog);
       tagRoutes(api, deps.catalog);
       statsRoutes(api, deps.catalog);

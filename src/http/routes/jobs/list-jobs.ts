@@ -12,7 +12,8 @@ import {
 import { errorResponses, listOf, PageQuery, QueryBoolean } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
-const Query = Type.Object(
+/** GET /jobs's query: its filters, search and paging (the job feed takes the same). */
+export const JobsQuery = Type.Object(
   {
     role_category: Type.Optional(RoleCategorySchema),
     client_facing: QueryBoolean(
@@ -78,7 +79,7 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
           'Most recently posted first (ties by id, descending). With search: ranked by relevance, a shortlist of at ' +
           'most 100. Page size defaults to 20 and is clamped to 20 anonymous, 50 with a token; offsets past the ' +
           "tier's result window (100 rows anonymous, 1,000 with a token) are RESULT_WINDOW_EXCEEDED.",
-        querystring: Query,
+        querystring: JobsQuery,
         response: { 200: listOf(JobListItemSchema, 'Jobs and pagination meta'), ...errorResponses(400, 403) },
       },
     },

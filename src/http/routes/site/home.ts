@@ -32,11 +32,11 @@ const Home = Type.Object({
 
 const DESCRIPTION = "A catalog of AI companies' client-facing job listings, with an API to search it.";
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(links: ReturnType<typeof entryPoints>): string {
   const items = links
-    .map((l) => `<li><a href="${escape(l.href)}">${escape(l.href)}</a>: ${escape(l.title)}</li>`)
+    .map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.href)}</a>: ${escapeHtml(l.title)}</li>`)
     .join('\n      ');
   return `<!doctype html>
 <html lang="en">
@@ -48,7 +48,7 @@ function page(links: ReturnType<typeof entryPoints>): string {
   </head>
   <body>
     <h1>Frontline</h1>
-    <p>${escape(DESCRIPTION)}</p>
+    <p>${escapeHtml(DESCRIPTION)}</p>
     <ul>
       ${items}
     </ul>

@@ -1,0 +1,90 @@
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const FEED = '/api/v1/jobs/feed.atom';
+
+describe('GET /jobs/feed.atom', () => {
+  it('is the listing of GET /jobs with the same filters, as Atom a feed parser reads, newest first', async () => {
+    const query = 'client_facing=true&remote_only=true';
+    const res = await t.get(`${FEED}?${query}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    const feed = parseFeed(res.body);
+    const listing = (await t.get(`/api/v1/jobs?${query}`)).json() as {
+      data: {
+        id: string;
+        title: string;
+        url: string;
+        postedAt: string;
+        company: { name: string };
+        roleCategory: string;
+      }[];
+    };
+    expect(listing.data.length).toBeGreaterThan(1);
+    expect(feed.items.map((i) => i.id).sort()).toEqual(listing.data.map((j) => `urn:uuid:${j.id}`).sort());
+    const dates = feed.items.map((i) => i.updated?.getTime() ?? 0);
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    const first = listing.data.find((j) => `urn:uuid:${j.id}` === feed.items[0]?.id);
+    if (!first) throw new Error('the first entry is a listed job');
+    expect(feed.items[0]).toMatchObject({
+      title: `${first.title} at ${first.company.name}`,
+      url: first.url,
+    });
+    expect(feed.items[0]?.categories.map((c) => c.term)).toEqual([first.roleCategory]);
+    expect(feed.items[0]?.authors.map((a) => a.name)).toEqual([first.company.name]);
+    expect(feed.items[0]?.description).toContain('Remote');
+    expect(feed.title).toBe('Frontline jobs: client_facing=true, remote_only=true');
+    expect(feed.updated?.toISOString()).toBe(new Date(Math.max(...dates)).toISOString());
+  });
+
+  it('a search feed lists the shortlist newest first, with stable entry ids across polls', async () => {
+    const a = parseFeed((await t.get(`${FEED}?search=solutions%20engineer`)).body);
+    const b = parseFeed((await t.get(`${FEED}?search=solutions%20engineer`)).body);
+    expect(a.items.length).toBeGreaterThan(0);
+    expect(b.items.map((i) => i.id)).toEqual(a.items.map((i) => i.id));
+  });
+
+  it('answers If-None-Match with 304', async () => {
+    const first = await t.get(`${FEED}?role_category=fde`);
+    const etag = first.headers.etag;
+    expect(etag).toBeTruthy();
+    const again = await t.request({
+      method: 'GET',
+      url: `${FEED}?role_category=fde`,
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("bad filters are the listing's 400s in the JSON envelope", async () => {
+    const res = await t.get(`${FEED}?role_category=astronaut`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain("'role_category'");
+    const unknown = await t.get(`${FEED}?remoteOnly=true`);
+    expect(unknown.statusCode).toBe(400);
+  });
+
+  it('an empty feed is still valid Atom', async () => {
+    const feed = parseFeed((await t.get(`${FEED}?location=nowhere-at-all`)).body);
+    expect(feed.items).toEqual([]);
+    expect(feed.updated).toBeInstanceOf(Date);
+  });
+
+  it('is declared in the OpenAPI document as Atom', async () => {
+    const doc = (await t.get('/api/v1/openapi.json')).json();
+    expect(Object.keys(doc.paths['/api/v1/jobs/feed.atom'].get.responses['200'].content)).toEqual([
+      'application/atom+xml',
+    ]);
+  });
+});
