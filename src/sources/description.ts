@@ -18,11 +18,25 @@ let converter: Converter | undefined;
 /** Matches nothing: the stored text is not re-parsed as markdown, so characters are kept as written. */
 const NO_ESCAPE: [RegExp, string] = [/(?!)/g, ''];
 
+interface Parented {
+  tagName?: string;
+  parentNode?: Parented | null;
+}
+
+function insideListItem(node: Parented): boolean {
+  for (let n = node.parentNode; n; n = n.parentNode) if (n.tagName === 'LI') return true;
+  return false;
+}
+
 function build(): Converter {
   const { NodeHtmlMarkdown } = require('node-html-markdown') as typeof import('node-html-markdown');
   const inline = { postprocess: ({ content }: { content: string }) => content };
   const translators: TranslatorConfigObject = {
     p: ({ node }) => ({ surroundingNewlines: node.parentNode?.tagName === 'LI' ? 1 : 2 }),
+    // Editors that write a <div> per line (Lever) mark paragraphs with an empty <div><br></div> between them.
+    div: { surroundingNewlines: 1 },
+    // A line break inside a list item would leave its continuation outside the item.
+    br: ({ node }) => ({ content: insideListItem(node) ? ' ' : '\n', recurse: false }),
     'strong,b,em,i,u,del,s,strike,a': inline,
     img: { ignore: true },
   };
@@ -64,9 +78,14 @@ export function tidy(markdown: string): string {
   return out.join('\n');
 }
 
-/** Lever's `lists`: a title and `<li>` items without their `<ul>`, rendered as a heading and a bullet list. */
+/**
+ * Lever's `lists`: a title (sometimes HTML) and `<li>` items, usually without their `<ul>`, rendered as a heading
+ * and a bullet list.
+ */
 export function leverList(title: string | null | undefined, itemsHtml: string | null | undefined): string {
-  const heading = title?.trim() ? `## ${title.trim()}` : '';
-  const items = descriptionFromHtml(itemsHtml ? `<ul>${itemsHtml}</ul>` : '');
+  const text = descriptionFromHtml(title).replace(/\s+/g, ' ').trim();
+  const heading = text ? `## ${text}` : '';
+  const wrapped = itemsHtml && !/<(ul|ol)\b/i.test(itemsHtml) ? `<ul>${itemsHtml}</ul>` : itemsHtml;
+  const items = descriptionFromHtml(wrapped);
   return [heading, items].filter((s) => s !== '').join('\n');
 }

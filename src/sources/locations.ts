@@ -91,12 +91,22 @@ function parseOne(raw: string): PostingLocation {
   return { name, ...parsePlace(withoutMode), remote: false, remoteScope: null };
 }
 
-/** "San Francisco, New York" where every part is a known city: two places, not a city and a region. */
+/**
+ * "San Francisco, New York" where every part is a known city: several places, unless a later part is the
+ * region or country of the city before it ("New York, New York", "Singapore, Singapore").
+ */
 function splitCityLists(piece: string): string[] {
   const parts = piece.split(',').map((p) => p.trim());
-  if (parts.length < 2) return [piece];
-  const cities = parts.every((p) => CITY_INDEX.has(key(p)) && !REGIONS.has(key(p)) && !COUNTRIES.has(key(p)));
-  return cities ? parts : [piece];
+  if (parts.length < 2 || !parts.every((p) => CITY_INDEX.has(key(p)))) return [piece];
+  const contains = (city: string, area: string) => {
+    const c = CITY_INDEX.get(key(city));
+    const region = REGIONS.get(key(area));
+    return (
+      c !== undefined &&
+      ((region?.[0] === c.country && region[1] === c.region) || COUNTRIES.get(key(area)) === c.country)
+    );
+  };
+  return parts.some((p, i) => i > 0 && contains(parts[i - 1] ?? '', p)) ? [piece] : parts;
 }
 
 const identity = (l: PostingLocation): string =>

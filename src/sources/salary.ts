@@ -47,8 +47,12 @@ function checked(
 ): SalaryRange | null {
   const p = period ?? periodBySize(max);
   if (!p || !Number.isFinite(min) || !Number.isFinite(max) || min <= 0 || max < min) return null;
+  if (!/^[A-Z]{3}$/.test(currency)) return null;
   const [lo, hi] = BOUNDS[p];
-  if (min < lo || max > hi || max > min * 5) return null;
+  if (min < lo || max > hi) return null;
+  // A vendor's range is what the employer entered, however wide; in free text a wide span is two numbers
+  // that are not one range ("$20k signing bonus ... $150k").
+  if (source === 'description' && max > min * 3) return null;
   return { min, max, currency, period: p, source };
 }
 
