@@ -32,7 +32,11 @@ function build(): Converter {
   const { NodeHtmlMarkdown } = require('node-html-markdown') as typeof import('node-html-markdown');
   const inline = { postprocess: ({ content }: { content: string }) => content };
   const translators: TranslatorConfigObject = {
-    p: ({ node }) => ({ surroundingNewlines: node.parentNode?.tagName === 'LI' ? 1 : 2 }),
+    // A list item's paragraphs are its text: the first on the bullet's line, the next ones after it.
+    p: ({ node }) =>
+      node.parentNode?.tagName !== 'LI'
+        ? { surroundingNewlines: 2 }
+        : { surroundingNewlines: false, prefix: node.previousElementSibling ? ' ' : '' },
     // Editors that write a <div> per line (Lever) mark paragraphs with an empty <div><br></div> between them.
     div: { surroundingNewlines: 1 },
     // A line break inside a list item would leave its continuation outside the item.
