@@ -126,6 +126,9 @@ describe('greenhouse', () => {
     const fde = job('Forward Deployed Engineer (Public Sector)');
     expect(fde.remote).toBe(true);
     expect(job('Customer Success Manager, EMEA').remote).toBe(false);
+    // The structured field wins over a location text that says otherwise.
+    expect(job('Partner Manager').remote).toBe(false);
+    expect(job('Partner Manager').locations).toEqual([place('Remote - US', null, null, 'US', 'US')]);
     // No metadata: the location text.
     expect(job('Data Annotation Specialist').remote).toBe(true);
   });
@@ -137,6 +140,8 @@ describe('greenhouse', () => {
       pay(50000, 60000, 'GBP', 'year', 'description'),
     );
     expect(job('Data Annotation Specialist').salary).toEqual(pay(60, 60, 'USD', 'hour', 'description'));
+    // Two periods in one text: no single range.
+    expect(job('Partner Manager').salary).toBeNull();
     expect(fde.location).toBe('San Francisco, CA; New York, NY');
     expect(fde.locations).toEqual([
       place('San Francisco, CA', 'San Francisco', 'CA', 'US'),
