@@ -70,7 +70,10 @@ export function descriptionFromHtml(html: string | null | undefined): string {
 export function tidy(markdown: string): string {
   const out: string[] = [];
   for (const raw of markdown.replace(/\r\n?/g, '\n').split('\n')) {
-    const line = raw.replace(/[\u00a0\u2007\u202f]/g, ' ').replace(/[ \t]+$/, '');
+    const line = raw
+      .replace(/[\u00a0\u2007\u202f]/g, ' ')
+      .replace(/[ \t]+$/, '')
+      .replace(/^(\s*(?:-|\d+\.)) {2,}/, '$1 ');
     if (/^\s*([-*•·]|\d+\.)\s*$/.test(line)) continue;
     if (line.trim() === '') {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');

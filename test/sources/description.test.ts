@@ -11,6 +11,7 @@ describe('description HTML becomes clean markdown text', () => {
       '<ul><li><p>Build</p><ul><li><p>in Python</p></li></ul></li><li><p></p></li><li><p>&nbsp;</p></li><li>z</li></ul>',
       '- Build\n  - in Python\n- z',
     ],
+    ['<ul><li><p><br></p><p>After an empty paragraph</p></li></ul>', '- After an empty paragraph'],
     ['<ol><li><p>first</p></li><li><p>second</p></li></ol>', '1. first\n2. second'],
     [
       '<div>Line</div><div><b>Bold</b> line</div><div><br></div><div>Next paragraph</div>',
