@@ -1,7 +1,15 @@
 import type { Queryable } from '../db/port.js';
+import { parseLocations } from '../sources/locations.js';
 import { escapeLike, jobFilterSql, type SqlFragment } from './filters.js';
 import { isoFromMicros, micros } from './micros.js';
-import { type JobDetail, type JobFilters, type JobListItem, type RoleCategory, UUID_RE } from './types.js';
+import {
+  type JobDetail,
+  type JobFilters,
+  type JobListItem,
+  type RoleCategory,
+  type SalaryRange,
+  UUID_RE,
+} from './types.js';
 
 /** Read queries over jobs. Lists touch only the page's rows: the order is served by the partial indexes. */
 
@@ -122,7 +130,7 @@ export interface JobDetailDoc {
   postedAtUs: number;
   description: string;
   department: string | null;
-  salary: string | null;
+  salary: SalaryRange | null;
   source: string;
   firstSeenAtUs: number;
   lastSeenAtUs: number;
@@ -139,7 +147,9 @@ const jobDetailSql = (
 ) => `SELECT json_build_object('id', j.id, 'title', j.title,
     'location', j.location, 'remote', j.remote, 'roleCategory', j.role_category, 'url', j.url,
     'postedAtUs', ${micros('j.posted_at')}, 'description', j.description, 'department', j.department,
-    'salary', j.salary, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
+    'salary', CASE WHEN j.salary_source IS NOT NULL THEN json_build_object('min', j.salary_min,
+      'max', j.salary_max, 'currency', j.salary_currency, 'period', j.salary_period, 'source', j.salary_source)
+    END, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
     'lastSeenAtUs', ${micros('j.last_seen_at')}, 'active', j.active, 'sample', j.is_sample,
     'classificationRule', j.classification_rule, 'companyId', j.company_id${
       withCompany
@@ -248,6 +258,7 @@ export async function getJob(
     description: d.description,
     department: d.department,
     salary: d.salary,
+    locations: parseLocations([d.location]),
     source: d.source,
     firstSeenAt: isoFromMicros(d.firstSeenAtUs),
     lastSeenAt: isoFromMicros(d.lastSeenAtUs),

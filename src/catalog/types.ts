@@ -1,4 +1,6 @@
 /** Vocabulary of the catalog (spec section 2), shared by catalog queries, search and the pipeline. */
+import type { PostingLocation } from '../sources/locations.js';
+import type { SalaryRange } from '../sources/salary.js';
 
 export const CLIENT_FACING_CATEGORIES = [
   'fde',
@@ -62,6 +64,8 @@ export interface CompanyTag {
   slug: string;
 }
 
+export type { PostingLocation, SalaryRange };
+
 /** GET /jobs item: exactly the spec's fields. */
 export interface JobListItem {
   id: string;
@@ -79,7 +83,10 @@ export interface JobListItem {
 export interface JobDetail extends Omit<JobListItem, 'company'> {
   description: string;
   department: string | null;
-  salary: string | null;
+  /** Pay range: the vendor's structured range, else one stated in the description; null when neither. */
+  salary: SalaryRange | null;
+  /** The places of `location`, parsed (city / region / country where recognised, remote scope). */
+  locations: PostingLocation[];
   /** Where the posting came from (a job-board vendor, or `sample`). */
   source: string;
   firstSeenAt: string;

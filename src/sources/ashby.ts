@@ -4,9 +4,18 @@
  */
 import { type Static, Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml } from './description.js';
 import { boardSegment, fetchVendorJson } from './http.js';
 import { Nullable, OptBool, OptNum, OptStr } from './schema.js';
-import { cleanText, htmlToText, joinDistinct, nonEmpty, normalizeInterval, parseDate } from './text.js';
+import {
+  cleanText,
+  inferRemote,
+  joinDistinct,
+  nonEmpty,
+  normalizeInterval,
+  normalizeSpace,
+  parseDate,
+} from './text.js';
 import type { BoardRef, NormalizedPosting, Salary, SourceAdapter } from './types.js';
 
 const Component = Type.Object({
@@ -36,21 +45,51 @@ const Job = Type.Object({
       scrapeableCompensationSalarySummary: OptStr,
       compensationTierSummary: OptStr,
       summaryComponents: Nullable(Type.Array(Component)),
+      compensationTiers: Nullable(Type.Array(Type.Object({ components: Nullable(Type.Array(Component)) }))),
     }),
   ),
 });
 const Board = Type.Object({ jobs: Type.Array(Job) });
 type AshbyJob = Static<typeof Job>;
 
+/**
+ * `workplaceType` ("Remote", "Hybrid", "OnSite") and `isRemote` describe the primary location; a remote
+ * secondary location ("San Francisco; Remote") still makes the posting open to remote work.
+ */
 function remoteOf(j: AshbyJob): boolean | null {
-  if (j.isRemote === true || j.workplaceType?.toLowerCase() === 'remote') return true;
-  if (j.workplaceType && /onsite|on-site|hybrid/i.test(j.workplaceType)) return false;
-  return j.isRemote === false ? false : null;
+  const type = (j.workplaceType ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  if (j.isRemote === true || type === 'remote') return true;
+  const places = [j.location, ...(j.secondaryLocations ?? []).map((s) => s.location)];
+  if (inferRemote(...places)) return true;
+  if (type === 'onsite' || type === 'hybrid' || j.isRemote === false) return false;
+  return null;
+}
+
+type Component = Static<typeof Component>;
+
+/** The salary components of every tier in one currency and interval → the span they cover; else none. */
+function tierSpan(components: Component[]): Component | undefined {
+  const [first] = components;
+  if (
+    !first ||
+    components.some((c) => c.currencyCode !== first.currencyCode || c.interval !== first.interval)
+  )
+    return undefined;
+  const mins = components.map((c) => c.minValue).filter((v): v is number => typeof v === 'number');
+  const maxes = components.map((c) => c.maxValue).filter((v): v is number => typeof v === 'number');
+  return {
+    ...first,
+    minValue: mins.length > 0 ? Math.min(...mins) : null,
+    maxValue: maxes.length > 0 ? Math.max(...maxes) : null,
+  };
 }
 
 function salaryOf(j: AshbyJob): Salary | undefined {
   if (j.shouldDisplayCompensationOnJobPostings === false || !j.compensation) return undefined;
-  const c = (j.compensation.summaryComponents ?? []).find((s) => s.compensationType === 'Salary');
+  const isSalary = (c: Component) => c.compensationType === 'Salary';
+  const c =
+    (j.compensation.summaryComponents ?? []).find(isSalary) ??
+    tierSpan((j.compensation.compensationTiers ?? []).flatMap((t) => (t.components ?? []).filter(isSalary)));
   const text = nonEmpty(j.compensation.scrapeableCompensationSalarySummary);
   if (!c && !text) return undefined;
   return {
@@ -77,13 +116,13 @@ export const ashby: SourceAdapter = {
         const salary = salaryOf(j);
         return {
           externalId: j.id,
-          title: j.title.trim(),
+          title: normalizeSpace(j.title),
           location: joinDistinct([j.location, ...(j.secondaryLocations ?? []).map((s) => s.location)]),
           remote: remoteOf(j),
           department: nonEmpty(j.department) ?? nonEmpty(j.team),
           postedAt: parseDate(j.publishedAt),
           url: j.jobUrl,
-          descriptionText: htmlToText(j.descriptionHtml) || cleanText(j.descriptionPlain),
+          descriptionText: descriptionFromHtml(j.descriptionHtml) || cleanText(j.descriptionPlain),
           ...(salary ? { salary } : {}),
         };
       });

@@ -2,12 +2,13 @@
  * Greenhouse Job Board API (external-apis.md §1.1): one unpaged call returns the whole board with
  * `content=true`; `content` is HTML escaped as entities, so it is unescaped once and then read as HTML.
  */
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml } from './description.js';
 import { boardSegment, fetchVendorJson } from './http.js';
-import { Id, Nullable, OptStr } from './schema.js';
-import { decodeEntities, htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from './text.js';
-import type { BoardRef, NormalizedPosting, SourceAdapter } from './types.js';
+import { Id, Nullable, OptNum, OptStr } from './schema.js';
+import { decodeEntities, inferRemote, joinDistinct, nonEmpty, normalizeSpace, parseDate } from './text.js';
+import type { BoardRef, NormalizedPosting, Salary, SourceAdapter } from './types.js';
 
 const Job = Type.Object({
   id: Id,
@@ -19,13 +20,61 @@ const Job = Type.Object({
   content: OptStr,
   departments: Nullable(Type.Array(Type.Object({ name: OptStr }))),
   offices: Nullable(Type.Array(Type.Object({ name: OptStr, location: OptStr }))),
+  /** Custom fields the employer shows on postings: `{name, value, value_type}`; value is a string, list or null. */
+  metadata: Nullable(Type.Array(Type.Object({ name: OptStr, value: Type.Optional(Type.Unknown()) }))),
+  /** Pay transparency ranges, in cents: sent by boards that publish pay. */
+  pay_input_ranges: Nullable(
+    Type.Array(Type.Object({ min_cents: OptNum, max_cents: OptNum, currency_type: OptStr, title: OptStr })),
+  ),
 });
+type GreenhouseJob = Static<typeof Job>;
 const Board = Type.Object({ jobs: Type.Array(Job) });
 
 function apiHost(board: BoardRef): string {
   // EU boards live on job-boards.eu.greenhouse.io; sources disagree whether the API host differs, so only
   // boards seen on an EU host use the EU API host (external-apis.md §1.1).
   return /\.eu\.greenhouse\.io/i.test(board.url) ? 'boards-api.eu.greenhouse.io' : 'boards-api.greenhouse.io';
+}
+
+/** A metadata field naming the work arrangement ("Location Type", "Workplace Type", "Remote Status", ...). */
+const WORKPLACE_FIELD = /location type|workplace|work type|work arrangement|remote/i;
+
+/**
+ * The employer's structured work arrangement: "Remote" → true, "Hybrid" / "On-Site" / "In Office" → false; a
+ * yes/no field about remote work ("Remote Eligible": "Yes") answers directly.
+ */
+function metadataRemote(j: GreenhouseJob): boolean | null {
+  for (const field of j.metadata ?? []) {
+    if (!field.name || !WORKPLACE_FIELD.test(field.name)) continue;
+    const values = (Array.isArray(field.value) ? field.value : [field.value]).filter(
+      (v): v is string => typeof v === 'string',
+    );
+    if (/remote/i.test(field.name)) {
+      if (values.some((v) => /^(yes|true)$/i.test(v.trim()))) return true;
+      if (values.some((v) => /^(no|false)$/i.test(v.trim()))) return false;
+    }
+    if (values.some((v) => /\bremote\b/i.test(v))) return true;
+    if (values.some((v) => /hybrid|on-?\s?site|office/i.test(v))) return false;
+  }
+  return null;
+}
+
+/** Pay ranges in one currency → the span they cover (ranges per location or level); cents become units. */
+function payRange(j: GreenhouseJob): Salary | undefined {
+  const ranges = (j.pay_input_ranges ?? []).filter((r) => r.min_cents != null || r.max_cents != null);
+  const [first] = ranges;
+  if (!first || ranges.some((r) => r.currency_type !== first.currency_type)) return undefined;
+  const cents = (key: 'min_cents' | 'max_cents') =>
+    ranges.map((r) => r[key]).filter((v): v is number => typeof v === 'number');
+  const mins = cents('min_cents');
+  const maxes = cents('max_cents');
+  return {
+    currency: nonEmpty(first.currency_type)?.toUpperCase() ?? null,
+    min: mins.length > 0 ? Math.min(...mins) / 100 : null,
+    max: maxes.length > 0 ? Math.max(...maxes) / 100 : null,
+    interval: null,
+    text: null,
+  };
 }
 
 const Listing = Type.Object({ jobs: Type.Array(Type.Object({ id: Id })) });
@@ -43,16 +92,18 @@ export const greenhouse: SourceAdapter = {
     const data = await fetchVendorJson('greenhouse', client, url, Board);
     return data.jobs.map((j) => {
       const officeNames = (j.offices ?? []).map((o) => o.name);
+      const salary = payRange(j);
       return {
         externalId: String(j.id),
-        title: j.title.trim(),
+        title: normalizeSpace(j.title),
         location:
           nonEmpty(j.location?.name) ?? joinDistinct((j.offices ?? []).map((o) => o.location ?? o.name)),
-        remote: inferRemote(j.location?.name, ...officeNames),
+        remote: metadataRemote(j) ?? inferRemote(j.location?.name, ...officeNames),
         department: joinDistinct((j.departments ?? []).map((d) => d.name)),
         postedAt: parseDate(j.first_published) ?? parseDate(j.updated_at),
         url: j.absolute_url,
-        descriptionText: htmlToText(decodeEntities(j.content ?? '')),
+        descriptionText: descriptionFromHtml(decodeEntities(j.content ?? '')),
+        ...(salary ? { salary } : {}),
       };
     });
   },

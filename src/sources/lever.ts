@@ -4,9 +4,18 @@
  */
 import { Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml, leverList } from './description.js';
 import { boardSegment, fetchVendorJson } from './http.js';
 import { Nullable, OptNum, OptStr } from './schema.js';
-import { htmlToText, inferRemote, joinDistinct, nonEmpty, normalizeInterval, parseDate } from './text.js';
+import {
+  cleanText,
+  inferRemote,
+  joinDistinct,
+  nonEmpty,
+  normalizeInterval,
+  normalizeSpace,
+  parseDate,
+} from './text.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
 
 const PAGE_SIZE = 100;
@@ -31,6 +40,7 @@ const Posting = Type.Object({
   descriptionPlain: OptStr,
   lists: Nullable(Type.Array(Type.Object({ text: OptStr, content: OptStr }))),
   additional: OptStr,
+  additionalPlain: OptStr,
   salaryRange: Nullable(Type.Object({ currency: OptStr, interval: OptStr, min: OptNum, max: OptNum })),
   salaryDescriptionPlain: OptStr,
 });
@@ -40,10 +50,12 @@ function host(board: BoardRef): string {
   return /\.eu\.lever\.co/i.test(board.url) ? 'api.eu.lever.co' : 'api.lever.co';
 }
 
+/** `workplaceType` as Lever sends it ("remote", "hybrid", "onsite"; documented as "on-site"), else the text. */
 function remoteOf(workplaceType: string | null | undefined, location: string | null): boolean | null {
   switch ((workplaceType ?? '').toLowerCase()) {
     case 'remote':
       return true;
+    case 'onsite':
     case 'on-site':
     case 'hybrid':
       return false;
@@ -69,20 +81,20 @@ export const lever: SourceAdapter = {
         if (seen.has(p.id)) continue;
         seen.add(p.id);
         const location = joinDistinct([p.categories?.location, ...(p.categories?.allLocations ?? [])]);
-        const lists = (p.lists ?? []).map((l) => `${l.text ?? ''}\n${htmlToText(l.content)}`.trim());
+        const lists = (p.lists ?? []).map((l) => leverList(l.text, l.content));
         const s = p.salaryRange;
         out.push({
           externalId: p.id,
-          title: p.text.trim(),
+          title: normalizeSpace(p.text),
           location,
           remote: remoteOf(p.workplaceType, location),
           department: nonEmpty(p.categories?.department) ?? nonEmpty(p.categories?.team),
           postedAt: parseDate(p.createdAt),
           url: p.hostedUrl,
           descriptionText: [
-            htmlToText(p.description) || (p.descriptionPlain ?? '').trim(),
+            descriptionFromHtml(p.description) || cleanText(p.descriptionPlain),
             ...lists,
-            htmlToText(p.additional),
+            descriptionFromHtml(p.additional) || cleanText(p.additionalPlain),
           ]
             .filter((t) => t.length > 0)
             .join('\n\n'),

@@ -4,9 +4,10 @@
  */
 import { Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml } from './description.js';
 import { fetchVendorJson } from './http.js';
 import { Id, Nullable, OptBool, OptStr } from './schema.js';
-import { htmlToText, joinDistinct, nonEmpty, normalizeInterval, parseDate } from './text.js';
+import { joinDistinct, nonEmpty, normalizeInterval, normalizeSpace, parseDate } from './text.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
 
 const Offer = Type.Object({
@@ -65,7 +66,7 @@ export const recruitee: SourceAdapter = {
         const max = num(o.salary?.max);
         return {
           externalId: String(o.id),
-          title: o.title.trim(),
+          title: normalizeSpace(o.title),
           location:
             nonEmpty(o.location) ??
             joinDistinct(
@@ -77,7 +78,7 @@ export const recruitee: SourceAdapter = {
           department: nonEmpty(o.department),
           postedAt: parseDate(o.published_at) ?? parseDate(o.created_at),
           url: o.careers_url,
-          descriptionText: [htmlToText(o.description), htmlToText(o.requirements)]
+          descriptionText: [descriptionFromHtml(o.description), descriptionFromHtml(o.requirements)]
             .filter((t) => t.length > 0)
             .join('\n\n'),
           ...(min !== null || max !== null

@@ -7,9 +7,10 @@
  */
 import { Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml } from './description.js';
 import { boardSegment, fetchVendorJson, mapLimit } from './http.js';
 import { Id, Nullable, OptBool, OptNum, OptStr } from './schema.js';
-import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from './text.js';
+import { inferRemote, joinDistinct, nonEmpty, normalizeSpace, parseDate } from './text.js';
 import {
   type BoardRef,
   type KnownPosting,
@@ -62,7 +63,9 @@ const Detail = Type.Object({
 
 /** The stored posting when the listing shows it unchanged (its details need no new request). */
 function unchanged(stored: KnownPosting | undefined, listed: { name: string }): KnownPosting | undefined {
-  return stored && stored.descriptionText !== '' && stored.title === listed.name.trim() ? stored : undefined;
+  return stored && stored.descriptionText !== '' && stored.title === normalizeSpace(listed.name)
+    ? stored
+    : undefined;
 }
 
 export const smartrecruiters: SourceAdapter = {
@@ -109,7 +112,7 @@ export const smartrecruiters: SourceAdapter = {
           null;
         out.push({
           externalId: id,
-          title: p.name.trim(),
+          title: normalizeSpace(p.name),
           location,
           remote:
             loc?.remote === true
@@ -126,7 +129,7 @@ export const smartrecruiters: SourceAdapter = {
           descriptionText:
             stored?.descriptionText ??
             [s?.jobDescription, s?.qualifications, s?.additionalInformation]
-              .map((sec) => htmlToText(sec?.text))
+              .map((sec) => descriptionFromHtml(sec?.text))
               .filter((t) => t.length > 0)
               .join('\n\n'),
         });

@@ -147,6 +147,11 @@ export function joinDistinct(values: Array<string | null | undefined>): string |
   return out.length > 0 ? out.join('; ') : null;
 }
 
+/** Whitespace runs (tabs, NBSP, other Unicode spaces, zero-width spaces) → one space, trimmed: titles, places. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/[\s\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff]+/g, ' ').trim();
+}
+
 export function nonEmpty(s: string | null | undefined): string | null {
   const t = s?.trim();
   return t ? t : null;

@@ -5,9 +5,10 @@
  */
 import { Type } from 'typebox';
 import type { HttpClient } from '../net/types.js';
+import { descriptionFromHtml } from './description.js';
 import { boardSegment, fetchVendorJson, mapLimit } from './http.js';
 import { Nullable, OptBool, OptStr } from './schema.js';
-import { htmlToText, joinDistinct, nonEmpty, parseDate } from './text.js';
+import { joinDistinct, nonEmpty, normalizeSpace, parseDate } from './text.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
 
 const Place = Type.Object({ city: OptStr, region: OptStr, state: OptStr, country: OptStr, hidden: OptBool });
@@ -31,6 +32,8 @@ const V3Job = Type.Object({
   shortcode: Type.String({ minLength: 1 }),
   title: Type.String(),
   remote: OptBool,
+  /** "on_site" | "hybrid" | "remote". */
+  workplace: OptStr,
   published: OptStr,
   department: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()])),
   location: Nullable(Place),
@@ -61,7 +64,7 @@ async function viaWidget(sub: string, client: HttpClient): Promise<NormalizedPos
   const data = await fetchVendorJson('workable', client, url, Widget);
   return data.jobs.map((j) => ({
     externalId: j.shortcode,
-    title: j.title.trim(),
+    title: normalizeSpace(j.title),
     location: joinDistinct([
       placeText(j),
       ...(j.locations ?? []).filter((l) => l.hidden !== true).map(placeText),
@@ -70,7 +73,7 @@ async function viaWidget(sub: string, client: HttpClient): Promise<NormalizedPos
     department: nonEmpty(j.department),
     postedAt: parseDate(j.published_on) ?? parseDate(j.created_at),
     url: j.url,
-    descriptionText: htmlToText(j.description),
+    descriptionText: descriptionFromHtml(j.description),
   }));
 }
 
@@ -99,17 +102,18 @@ async function viaV3(sub: string, client: HttpClient): Promise<NormalizedPosting
       const dept = Array.isArray(j.department) ? joinDistinct(j.department) : nonEmpty(j.department);
       out.push({
         externalId: j.shortcode,
-        title: j.title.trim(),
+        title: normalizeSpace(j.title),
         location: joinDistinct([
           j.location ? placeText(j.location) : null,
           ...(j.locations ?? []).map(placeText),
         ]),
-        remote: j.remote ?? null,
+        remote:
+          j.remote === true || j.workplace === 'remote' ? true : j.workplace ? false : (j.remote ?? null),
         department: dept,
         postedAt: parseDate(j.published),
         url: `https://apply.workable.com/${sub}/j/${encodeURIComponent(j.shortcode)}/`,
         descriptionText: [detail.description, detail.requirements, detail.benefits]
-          .map(htmlToText)
+          .map(descriptionFromHtml)
           .filter((t) => t.length > 0)
           .join('\n\n'),
       });

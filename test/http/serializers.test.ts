@@ -80,7 +80,10 @@ describe('response serializers', () => {
       postedAt: '2026-11-20T10:00:00.000Z',
       description: 'text',
       department: null,
-      salary: '$180k–$240k',
+      salary: { min: 180000, max: 240000, currency: 'USD', period: 'year', source: 'description' },
+      locations: [
+        { name: 'London', city: 'London', region: null, country: 'GB', remote: false, remoteScope: null },
+      ],
       source: 'greenhouse',
       firstSeenAt: '2026-11-20T10:00:00.000Z',
       lastSeenAt: '2026-11-21T10:00:00.000Z',

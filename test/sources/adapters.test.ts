@@ -78,7 +78,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       postedAt: new Date('2026-09-02T19:01:11Z'),
       url: 'https://job-boards.greenhouse.io/vaulttec/jobs/4012345007',
       descriptionText:
-        "Vault-Tec builds AI for critical infrastructure.\n\nWhat you'll do\n\n• Deploy models in customer environments\n• Write production code & own outcomes\n\nSalary: $180,000 – $220,000",
+        "Vault-Tec builds AI for critical infrastructure.\n\n### What you'll do\n\n- Deploy models in customer environments\n- Write production code & own outcomes\n\nSalary: $180,000 – $220,000",
     });
     expect(sa?.department).toBe('Sales; Solutions');
     expect(sa?.remote).toBeNull();
@@ -96,7 +96,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
     expect(ds?.department).toBe('Business');
     expect(ds?.postedAt).toEqual(new Date(1761926400000));
     expect(ds?.descriptionText).toContain(
-      'Core Responsibilities\n• Scope problems with customers\n• Own delivery',
+      '## Core Responsibilities\n- Scope problems with customers\n- Own delivery',
     );
     expect(ds?.descriptionText).toContain('Salary range: $110k - $200k');
     expect(ds?.salary).toEqual({
@@ -121,7 +121,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       location: 'San Francisco; New York',
       remote: false,
       department: 'Engineering',
-      descriptionText: 'Work with health systems to deploy safe AI.\n\n• Prototype\n• Deploy',
+      descriptionText: 'Work with health systems to deploy safe AI.\n\n- Prototype\n- Deploy',
       salary: { currency: 'USD', min: 181000, max: 287000, interval: 'year', text: '$181K - $287K' },
     });
     expect(jobs[1]?.remote).toBe(true);
@@ -140,7 +140,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       department: 'Professional Services',
       postedAt: new Date('2026-03-27T00:00:00Z'),
       url: 'https://apply.workable.com/j/5EA5DDE797',
-      descriptionText: 'Onboard customers onto our platform.\n\nRequirements\n\n• SQL',
+      descriptionText: 'Onboard customers onto our platform.\n\nRequirements\n\n- SQL',
     });
     expect(eng?.remote).toBe(true);
     expect(eng?.location).toBeNull();
@@ -157,7 +157,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       department: 'Customer Success',
       postedAt: new Date('2026-08-10T10:00:00Z'),
       url: 'https://acme.recruitee.com/o/technical-account-manager',
-      descriptionText: 'Be the trusted technical advisor.\n\n• 5 years in SaaS',
+      descriptionText: 'Be the trusted technical advisor.\n\n- 5 years in SaaS',
       salary: { currency: 'EUR', min: 60000, max: 80000, interval: 'year', text: null },
     });
   });
@@ -174,7 +174,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       url: 'https://jobs.smartrecruiters.com/Acme1/100000-forward-deployed-engineer',
     });
     expect(first?.descriptionText).toContain('Join us & help customers adopt AI');
-    expect(first?.descriptionText).toContain('• Curiosity');
+    expect(first?.descriptionText).toContain('- Curiosity');
   });
 });
 

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { COMPANY_CATEGORIES, ROLE_CATEGORIES, TAG_DIMENSIONS } from '../../catalog/types.js';
 import { badRequest } from '../../errors.js';
+import { PAY_PERIODS } from '../../sources/salary.js';
 
 /**
  * Response and parameter schemas of the catalog routes (spec section 2). Response schemas double as the
@@ -46,14 +47,50 @@ export const JobListItemSchema = Type.Object(
   { description: 'A job in a list' },
 );
 
+const SalarySchema = Type.Object(
+  {
+    min: Type.Number({
+      description: 'Lowest pay of the range, in currency units per period',
+      examples: [180000],
+    }),
+    max: Type.Number({
+      description: 'Highest pay of the range (equals min for a single amount)',
+      examples: [240000],
+    }),
+    currency: Type.String({ description: 'ISO 4217 code', examples: ['USD'] }),
+    period: Type.Enum(PAY_PERIODS, { description: 'What one amount pays for', examples: ['year'] }),
+    source: Type.Enum(['structured', 'description'], {
+      description:
+        "'structured': the job board's pay fields; 'description': a range stated in the description",
+      examples: ['structured'],
+    }),
+  },
+  { description: 'Pay range; null when the posting states none or states it ambiguously' },
+);
+
+const JobLocationSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The place as the posting writes it', examples: ['San Francisco, CA'] }),
+    city: Nullable(Type.String({ examples: ['San Francisco'] })),
+    region: Nullable(Type.String({ description: 'US state or Canadian province code', examples: ['CA'] })),
+    country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 code', examples: ['US'] })),
+    remote: Type.Boolean({ description: 'A remote place ("Remote - US", "EMEA")' }),
+    remoteScope: Nullable(
+      Type.String({ description: 'Where remote work is allowed, as stated', examples: ['US', 'EMEA'] }),
+    ),
+  },
+  { description: 'One place of the posting, parsed where recognised (unrecognised parts are null)' },
+);
+
 export const JobDetailSchema = Type.Object(
   {
     ...JobListItemSchema.properties,
     description: Type.String({ description: 'Full text of the posting' }),
     department: Nullable(Type.String({ description: 'Department or team, when the posting names one' })),
-    salary: Nullable(
-      Type.String({ description: 'Pay range as the posting states it', examples: ['$180k–$240k'] }),
-    ),
+    salary: Nullable(SalarySchema),
+    locations: Type.Array(JobLocationSchema, {
+      description: 'The places of `location`, de-duplicated, in the order stated',
+    }),
     source: Type.String({ description: 'Where the posting was collected: a job-board vendor, or sample' }),
     firstSeenAt: Timestamp('When the catalog first saw the posting'),
     lastSeenAt: Timestamp('When the catalog last saw the posting open'),

@@ -1,5 +1,6 @@
 import type { RoleCategory } from '../../catalog/types.js';
 import type { Queryable } from '../../db/port.js';
+import { type PostingFields, postingFields } from '../../sources/fields.js';
 import type { KnownPosting, NormalizedPosting, Provider } from '../../sources/types.js';
 
 /**
@@ -47,31 +48,43 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
   const now = new Date(nowMs);
   // A board listing the same id twice would make ON CONFLICT touch one row twice (an error): last one wins.
   const unique = [...new Map(w.postings.map((p) => [p.externalId, p])).values()];
+  const fields: PostingFields[] = unique.map(postingFields);
+  const pay = <K extends 'min' | 'max' | 'currency' | 'period' | 'source'>(k: K) =>
+    fields.map((f) => f.salary?.[k] ?? null);
   const counts: WriteCounts = { inserted: 0, updated: 0, deactivated: 0, changedIds: [] };
   if (unique.length > 0) {
     const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
       `WITH incoming AS (
          SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
-                              $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::text[])
+                              $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
+                              $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[])
            AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
-                classification_rule)
+                salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule)
        )
        INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                          role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
-                         created_at, updated_at, board_id, classification_rule)
+                         created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
+                         salary_source, classification_rule)
        SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
-              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, classification_rule
+              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
+              salary_period, salary_source, classification_rule
        FROM incoming
        ON CONFLICT (company_id, source, external_id) DO UPDATE SET
          title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
          department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
          classification_rule = EXCLUDED.classification_rule,
          description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
+         salary_min = EXCLUDED.salary_min, salary_max = EXCLUDED.salary_max,
+         salary_currency = EXCLUDED.salary_currency, salary_period = EXCLUDED.salary_period,
+         salary_source = EXCLUDED.salary_source,
          last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
          updated_at = CASE
-           WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active)
+           WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
+                 j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
                 IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
-                  EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true)
+                  EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true,
+                  EXCLUDED.salary_min, EXCLUDED.salary_max, EXCLUDED.salary_currency, EXCLUDED.salary_period,
+                  EXCLUDED.salary_source)
            THEN EXCLUDED.updated_at ELSE j.updated_at END
        RETURNING j.id, (xmax = 0) AS inserted, (j.updated_at = $4) AS changed`,
       [
@@ -81,15 +94,20 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
         now,
         w.boardId,
         unique.map((p) => cut(p.externalId, 200)),
-        unique.map((p) => cut(p.title.trim(), 500) || 'Untitled position'),
-        unique.map((p) => cut(p.location, 500) ?? ''),
-        unique.map((p) => p.remote === true),
+        fields.map((f) => cut(f.title, 500) || 'Untitled position'),
+        fields.map((f) => cut(f.location, 500) ?? ''),
+        fields.map((f) => f.remote === true),
         unique.map((p) => cut(p.department, 200)),
         unique.map((p) => p.roleCategory),
         unique.map((p) => p.url),
         unique.map((p) => p.descriptionText),
         unique.map(salaryText),
         unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+        pay('min'),
+        pay('max'),
+        pay('currency'),
+        pay('period'),
+        pay('source'),
         unique.map((p) => p.classificationRule),
       ],
     );
