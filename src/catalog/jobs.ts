@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/port.js';
-import { escapeLike, jobFilterSql, type SqlFragment } from './filters.js';
+import { jobCountSql, jobFilterSql, type SqlFragment } from './filters.js';
 import { isoFromMicros, micros } from './micros.js';
 import { type JobDetail, type JobFilters, type JobListItem, type RoleCategory, UUID_RE } from './types.js';
 
@@ -53,10 +53,9 @@ export async function listJobs(
 }
 
 /**
- * The total for a listing. A short page already tells it. Without a company filter it is a sum over
- * trigger-maintained counts: job_counts by category and remote, job_place_counts when a location is given (the
- * same LIKE over each distinct lower(location) instead of over every job). A company filter counts that
- * company's rows through its index.
+ * The total for a listing. A short page already tells it. When every filter given declares a condition over the
+ * trigger-maintained count tables (job_counts by category and remote, job_place_counts by place too), it is a
+ * sum over those; otherwise (a company filter, say) the matching jobs are counted through their indexes.
  */
 async function countJobs(
   db: Queryable,
@@ -66,30 +65,11 @@ async function countJobs(
   page: { limit: number; offset: number },
 ): Promise<number> {
   if (returned > 0 ? returned < page.limit : page.offset === 0) return page.offset + returned;
-  let rows: { n: number }[];
-  if (filters.companySlug === undefined) {
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    if (filters.roleCategories !== undefined) {
-      params.push(filters.roleCategories);
-      conditions.push(`role_category = ANY($${params.length}::text[])`);
-    }
-    if (filters.remoteOnly) conditions.push('remote');
-    if (filters.location !== undefined) {
-      params.push(`%${escapeLike(filters.location.toLowerCase())}%`);
-      conditions.push(`place LIKE $${params.length}`);
-    }
-    const table = filters.location === undefined ? 'job_counts' : 'job_place_counts';
-    rows = await db.query<{ n: number }>(
-      `SELECT coalesce(sum(n), 0)::int AS n FROM ${table}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
-      params,
-    );
-  } else {
-    rows = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM jobs j WHERE ${where.sql}`,
-      where.params,
-    );
-  }
+  const counts = jobCountSql(filters) ?? {
+    sql: `SELECT count(*)::int AS n FROM jobs j WHERE ${where.sql}`,
+    params: where.params,
+  };
+  const rows = await db.query<{ n: number }>(counts.sql, counts.params);
   return rows[0]?.n ?? 0;
 }
 

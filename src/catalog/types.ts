@@ -33,21 +33,8 @@ export type CompanyCategory = (typeof COMPANY_CATEGORIES)[number];
 export const TAG_DIMENSIONS = ['industry', 'stage', 'business_model', 'ai_role', 'funding_tier'] as const;
 export type TagDimension = (typeof TAG_DIMENSIONS)[number];
 
-/** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
-export interface JobFilters {
-  /** Any of these categories (role_category gives one; client_facing=true gives the seven). */
-  roleCategories?: RoleCategory[];
-  companySlug?: string;
-  /** Case-insensitive substring of the location. */
-  location?: string;
-  remoteOnly?: boolean;
-}
-
-/** Filters of GET /companies: tag slugs OR within a dimension, AND across dimensions. */
-export interface CompanyFilters {
-  tags?: Partial<Record<TagDimension, string[]>>;
-  category?: CompanyCategory;
-}
+export type { CompanyFilters } from './fields/company-filters.js';
+export type { JobFilters } from './fields/job-filters.js';
 
 /** Canonical textual UUID (any version), as the ids of jobs and companies are written. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

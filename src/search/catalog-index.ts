@@ -1,5 +1,17 @@
 import { rmSync } from 'node:fs';
-import { micros } from '../catalog/micros.js';
+import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../catalog/fields/company-record.js';
+import {
+  type Intern,
+  JOB_RECORD_COLUMNS,
+  JOB_RECORD_TSV,
+  type JobAttrs,
+  type JobRecord,
+  recordFromRow,
+  recordFromTsv,
+  sameRecord,
+} from '../catalog/fields/job-record.js';
+import { tsvRows } from '../catalog/fields/tsv.js';
+import { companyPredicate } from '../catalog/filters.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { readSnapshot, writeSnapshot } from './index-snapshot.js';
@@ -21,19 +33,8 @@ import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
  * searches served meanwhile; `reload()` empties and reloads at once).
  */
 
-export interface JobAttrs {
-  companyId: string;
-  role: string;
-  /** lower(location), for the case-insensitive substring filter. */
-  location: string;
-  remote: boolean;
-  title: string;
-  /** The location as written (list items show it). */
-  place: string;
-  url: string;
-  /** posted_at in microseconds since the epoch: the /jobs order needs the database's full precision. */
-  postedAtUs: number;
-}
+export type { CompanyDetailAttrs, JobAttrs };
+export { companyPredicate, tsvRows };
 
 /**
  * Told of every change the index applies (bulk load, snapshot, change-feed deltas), after it is applied: derived
@@ -66,26 +67,6 @@ export interface CompanyAttrs {
   detail: CompanyDetailAttrs;
 }
 
-/**
- * What a company's detail (GET /companies/:id) shows beyond its list item, as stored. Timestamps are float8
- * microseconds (catalog/micros.ts).
- */
-export interface CompanyDetailAttrs {
-  website: string | null;
-  description: string | null;
-  foundedYear: number | null;
-  employeeCount: number | null;
-  headquarters: string | null;
-  fundingSummary: string | null;
-  totalFundingUsd: number | null;
-  socialLinks: Record<string, string>;
-  logoUrl: string | null;
-  researchSummary: string | null;
-  sample: boolean;
-  createdAtUs: number;
-  updatedAtUs: number;
-}
-
 /** A tag as a company list item shows it. */
 export interface TagRef {
   dimension: string;
@@ -115,18 +96,8 @@ export interface CatalogIndexOptions {
   scanThreadRows?: number;
 }
 
-interface JobRow {
-  id: string;
-  company_id: string;
-  role_category: string;
-  location: string;
-  remote: boolean;
-  title: string;
-  url: string;
-  posted_us: number;
-  active: boolean;
-  vector: Uint8Array | null;
-}
+/** A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides. */
+type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null };
 
 interface CompanyRow {
   id: string;
@@ -155,13 +126,6 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
 
-/** CompanyDetailAttrs of companies c, one JSON value (migration 0009 puts every one of them on the feed). */
-export const COMPANY_DETAIL = `json_build_object('website', c.website, 'description', c.description,
-    'foundedYear', c.founded_year, 'employeeCount', c.employee_count, 'headquarters', c.headquarters,
-    'fundingSummary', c.funding_summary, 'totalFundingUsd', c.total_funding_usd::float8,
-    'socialLinks', c.social_links, 'logoUrl', c.logo_url, 'researchSummary', c.research_summary,
-    'sample', c.is_sample, 'createdAtUs', ${micros('c.created_at')}, 'updatedAtUs', ${micros('c.updated_at')})`;
-
 const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
     c.active_job_count, lower(c.name) AS name_key, e.vector,
     (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
@@ -170,10 +134,7 @@ const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.dom
     ${COMPANY_DETAIL} AS detail
   FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
 
-const POSTED_US = micros('j.posted_at');
-
-const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active, j.title, j.url,
-    ${POSTED_US} AS posted_us, e.vector
+const JOB_SELECT = `SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
 
 const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
@@ -181,43 +142,6 @@ const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
 
 const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
   UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
-
-/**
- * A text column as one tab-separated field: backslash, tab, newline and carriage return escaped (untsv reverses
- * it), so titles and URLs arrive exactly as stored.
- */
-const TSV_FIELD = (col: string) =>
-  `replace(replace(replace(replace(${col}, '\\', '\\\\'), E'\t', '\\t'), E'\n', '\\n'), E'\r', '\\r')`;
-
-const UNESCAPE: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
-
-export function untsv(field: string): string {
-  return field.includes('\\') ? field.replace(/\\(.)/g, (_m, c: string) => UNESCAPE[c] ?? c) : field;
-}
-
-/**
- * The rows of a tab-separated chunk, each field a string of its own. Split from the chunk's string, a field would
- * be a view of it (V8 slices substrings of 13+ characters), and one id, title or URL the index keeps would keep
- * the whole ~1 MB chunk alive: ~21 MB at 100k jobs, measured in a heap snapshot after a load from the database.
- * Decoded from the chunk's UTF-8 bytes instead, where tab and newline bytes never occur inside a character.
- */
-export function tsvRows(chunk: string): string[][] {
-  const bytes = Buffer.from(chunk, 'utf8');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    const b = i === bytes.length ? 0x0a : bytes[i]!;
-    if (b !== 0x09 && b !== 0x0a) continue;
-    row.push(bytes.toString('utf8', start, i));
-    start = i + 1;
-    if (b === 0x0a) {
-      rows.push(row);
-      row = [];
-    }
-  }
-  return rows;
-}
 
 export function bytesToVector(bytes: Uint8Array): Float32Array {
   // A copy: driver buffers may start at offsets that are not multiples of 4.
@@ -571,7 +495,7 @@ export class CatalogIndex {
       }
       for await (const j of snap.jobs()) {
         // The index is empty here: no previous attributes to unplace.
-        const attrs = this.jobAttrs(j.companyId, j.role, j.place, j.remote, j.title, j.url, j.postedAtUs);
+        const attrs = this.jobAttrs(recordFromRow(j, this.intern));
         this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
         this.jobs.upsert(j.id, attrs, j.vector);
         for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
@@ -617,13 +541,7 @@ export class CatalogIndex {
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
         id,
-        companyId: a.companyId,
-        role: a.role,
-        place: a.place,
-        remote: a.remote,
-        title: a.title,
-        url: a.url,
-        postedAtUs: a.postedAtUs,
+        ...recordFromRow(a, (v) => v),
         vector: this.jobs.storedOf(id),
       }));
       const dims = this.jobs.dimension || this.companies.dimension;
@@ -662,13 +580,10 @@ export class CatalogIndex {
       vectors: string | null;
     }>(
       `SELECT count(*)::int AS n, max(x.id::text) AS last,
-              string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
-                CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, CASE WHEN x.active THEN '1' ELSE '0' END, x.posted_us,
-                ${TSV_FIELD('x.location')}, ${TSV_FIELD('x.title')}, ${TSV_FIELD('x.url')}),
-                E'\n' ORDER BY x.id) AS rows,
+              string_agg(concat_ws(E'\t', x.id, CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END,
+                CASE WHEN x.active THEN '1' ELSE '0' END, ${JOB_RECORD_TSV}), E'\n' ORDER BY x.id) AS rows,
               encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
-         FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, j.title, j.url, j.active,
-                      ${POSTED_US} AS posted_us, e.vector
+         FROM (SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
                  FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
                 WHERE ($4 OR j.active) AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
       [this.opts.model, after, BULK_CHUNK, withInactive],
@@ -676,28 +591,17 @@ export class CatalogIndex {
     if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
     const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
     const lines = tsvRows(chunk.rows);
-    const withVector = lines.filter((l) => l[4] === '1').length;
+    const withVector = lines.filter((l) => l[1] === '1').length;
     const width = withVector > 0 ? bytes.length / withVector : 0;
     let offset = 0;
     for (const line of lines) {
-      const [id, companyId, role, remote, has, active, postedUs, location, title, url] = line;
       let vector: Uint8Array | null = null;
-      if (has === '1') {
+      if (line[1] === '1') {
         vector = bytes.subarray(offset, offset + width);
         offset += width;
       }
-      this.putJob({
-        id: id!,
-        company_id: companyId!,
-        role_category: role!,
-        remote: remote === '1',
-        location: untsv(location!),
-        title: untsv(title!),
-        url: untsv(url!),
-        posted_us: Number(postedUs),
-        active: active === '1',
-        vector,
-      });
+      const record = recordFromTsv(line, 3, this.intern);
+      this.putJob({ ...record, id: line[0]!, active: line[2] === '1', vector });
     }
     return chunk.n < BULK_CHUNK ? undefined : chunk.last;
   }
@@ -767,17 +671,9 @@ export class CatalogIndex {
       return;
     }
     const old = this.jobs.attributes(r.id);
-    const attrs = this.jobAttrs(
-      r.company_id,
-      r.role_category,
-      r.location,
-      r.remote,
-      r.title,
-      r.url,
-      r.posted_us,
-    );
+    const attrs = this.jobAttrs(recordFromRow(r, this.intern));
     // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
-    if (old && sameJob(old, attrs) && this.jobs.holds(r.id, vector)) return;
+    if (old && sameRecord(old, attrs) && this.jobs.holds(r.id, vector)) return;
     if (old) this.unplace(old.location);
     this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
     this.jobs.upsert(r.id, attrs, vector);
@@ -786,36 +682,19 @@ export class CatalogIndex {
   }
 
   /**
-   * A job's attributes, with the strings many jobs share (company id, role, location) stored once: 100k jobs
+   * Strings many jobs share (company ids, roles, locations: the record's shared fields) stored once: 100k jobs
    * otherwise hold 100k copies of a few thousand values (~17 MB).
    */
-  private jobAttrs(
-    companyId: string,
-    role: string,
-    place: string,
-    remote: boolean,
-    title: string,
-    url: string,
-    postedAtUs: number,
-  ): JobAttrs {
-    const shared = this.shared;
-    const one = (v: string) => {
-      const known = shared.get(v);
-      if (known !== undefined) return known;
-      shared.set(v, v);
-      return v;
-    };
-    const lower = place.toLowerCase();
-    return {
-      companyId: one(companyId),
-      role: one(role),
-      location: one(lower),
-      remote,
-      title,
-      place: lower === place ? one(lower) : one(place),
-      url,
-      postedAtUs,
-    };
+  private readonly intern: Intern = (v) => {
+    const known = this.shared.get(v);
+    if (known !== undefined) return known;
+    this.shared.set(v, v);
+    return v;
+  };
+
+  /** A job's attributes: its record, interned, and the lower-cased location the filters read. */
+  private jobAttrs(record: JobRecord): JobAttrs {
+    return { ...record, location: this.intern(record.place.toLowerCase()) };
   }
 
   private removeJob(id: string): void {
@@ -869,9 +748,7 @@ export class CatalogIndex {
    * next change is applied: build them in the same synchronous stretch as the lists that use them.
    */
   jobMasks(filters: JobFilters): RowMasks | null {
-    const companyId =
-      filters.companySlug === undefined ? undefined : (this.slugToCompany.get(filters.companySlug) ?? null);
-    return this.jobCodes.masks(filters, companyId);
+    return this.jobCodes.masks(filters, (slug) => this.slugToCompany.get(slug));
   }
 
   /** The job slots at the locations the masks admit (TopK.within), for masks that name few locations. */
@@ -889,18 +766,6 @@ export class CatalogIndex {
   }
 }
 
-function sameJob(a: JobAttrs, b: JobAttrs): boolean {
-  return (
-    a.companyId === b.companyId &&
-    a.role === b.role &&
-    a.place === b.place &&
-    a.remote === b.remote &&
-    a.title === b.title &&
-    a.url === b.url &&
-    a.postedAtUs === b.postedAtUs
-  );
-}
-
 function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
   return (
     a.name === b.name &&
@@ -915,15 +780,4 @@ function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
     JSON.stringify(a.tagList) === JSON.stringify(b.tagList) &&
     JSON.stringify(a.detail) === JSON.stringify(b.detail)
   );
-}
-
-/** companyFilterSql as a predicate: active; tags OR within a dimension, AND across; category equality. */
-export function companyPredicate(f: CompanyFilters): (a: CompanyAttrs) => boolean {
-  const dims = Object.entries(f.tags ?? {})
-    .filter((e): e is [string, string[]] => e[1] !== undefined)
-    .map(([dim, slugs]) => slugs.map((s) => `${dim}:${s}`));
-  return (a) =>
-    a.active &&
-    (f.category === undefined || a.category === f.category) &&
-    dims.every((wanted) => wanted.some((t) => a.tags.has(t)));
 }
