@@ -192,6 +192,7 @@ describe('snapshot file format', () => {
         title: `Title ${i}\twith\\escapes`,
         url: `https://jobs.example/${i}`,
         postedAtUs: 1_700_000_000_000_000 + i,
+        department: i % 4 === 0 ? null : `Sales\tOps ${i % 3}`,
         vector: i % 11 === 0 ? null : vector(i),
       }));
       const companies = [

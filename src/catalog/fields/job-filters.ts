@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { badRequest } from '../../errors.js';
 import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../types.js';
 import { type FiltersOf, jobFilter } from './define.js';
 import {
@@ -17,6 +18,7 @@ import {
  */
 
 const CLIENT_FACING: readonly string[] = CLIENT_FACING_CATEGORIES;
+const MAX_DEPARTMENTS = 50;
 
 /** role_category and client_facing: one set of categories (client_facing=true intersects role_category). */
 const roleCategories = jobFilter({
@@ -81,7 +83,107 @@ const remoteOnly = jobFilter({
   counts: () => 'remote',
 });
 
-export const JOB_FILTERS = [roleCategories, companySlug, location, remoteOnly] as const;
+/** Comma-separated departments, each matched whole and case-insensitively; blank entries are ignored. */
+const department = jobFilter({
+  key: 'department',
+  facet: 'department',
+  params: {
+    department: QueryText(
+      'Comma-separated departments (see a job detail); case-insensitive exact match of any of them; blank = no filter',
+      'Sales,Customer Success',
+      2000,
+    ),
+  },
+  parse(q): string[] | undefined {
+    const names = (optionalText(q.department) ?? '')
+      .split(',')
+      .map((d) => d.trim().toLowerCase())
+      .filter((d) => d !== '');
+    if (names.length > MAX_DEPARTMENTS) {
+      throw badRequest(`Invalid query parameter 'department': at most ${MAX_DEPARTMENTS} departments`);
+    }
+    return names.length > 0 ? [...new Set(names)] : undefined;
+  },
+  sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
+  replica: {
+    test(v) {
+      const wanted = new Set(v);
+      return (a) => a.department !== null && wanted.has(a.department.toLowerCase());
+    },
+  },
+  memoKey: (v) => [...v].sort(),
+});
+
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date (midnight UTC) or date-time (UTC when it names no offset; fractions down to microseconds) as
+ * microseconds since the epoch and the same instant as a timestamptz literal; a 400 naming `name` otherwise.
+ */
+function instantParam(name: string, value: unknown): { us: number; sql: string } | undefined {
+  const text = optionalText(value);
+  if (text === undefined) return undefined;
+  const m = ISO_INSTANT.exec(text);
+  const ms = m
+    ? Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2]?.length === 5 ? ':00' : ''}${m[4] ?? 'Z'}`)
+    : NaN;
+  // Date.parse rolls 2026-02-30 over to March: the day must read back as written (offsets aside).
+  const valid =
+    m && !Number.isNaN(ms) && (m[4] !== undefined || new Date(ms).toISOString().startsWith(m[1]!));
+  if (!valid) {
+    throw badRequest(
+      `Invalid query parameter '${name}': '${text}' is not an ISO 8601 date (2026-11-20) or date-time ` +
+        '(2026-11-20T09:30:00Z)',
+    );
+  }
+  const fraction = (m[3] ?? '').padEnd(6, '0');
+  const us = ms * 1000 + Number(fraction);
+  const iso = new Date(ms + Math.floor(Number(fraction) / 1000)).toISOString();
+  return { us, sql: `${iso.slice(0, 23)}${fraction.slice(3)}Z` };
+}
+
+type Instant = NonNullable<ReturnType<typeof instantParam>>;
+
+/** posted_since (inclusive) and posted_before (exclusive): a window on posted_at. */
+const posted = jobFilter({
+  key: 'posted',
+  facet: 'posted_at',
+  params: {
+    posted_since: QueryText(
+      'Only jobs posted at or after this instant: ISO 8601 date (UTC midnight) or date-time',
+      '2026-11-01',
+      40,
+    ),
+    posted_before: QueryText(
+      'Only jobs posted before this instant: ISO 8601 date (UTC midnight) or date-time',
+      '2026-11-20T00:00:00Z',
+      40,
+    ),
+  },
+  parse(q): { since?: Instant; before?: Instant } | undefined {
+    const since = instantParam('posted_since', q.posted_since);
+    const before = instantParam('posted_before', q.posted_before);
+    if (!since && !before) return undefined;
+    return { ...(since && { since }), ...(before && { before }) };
+  },
+  sql: (v, to) =>
+    [
+      v.since && `${to.alias}.posted_at >= ${to.param(v.since.sql)}::timestamptz`,
+      v.before && `${to.alias}.posted_at < ${to.param(v.before.sql)}::timestamptz`,
+    ]
+      .filter(Boolean)
+      .join(' AND '),
+  replica: {
+    test(v) {
+      const since = v.since?.us ?? Number.NEGATIVE_INFINITY;
+      const before = v.before?.us ?? Number.POSITIVE_INFINITY;
+      return (a) => a.postedAtUs >= since && a.postedAtUs < before;
+    },
+  },
+  memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
+});
+
+export const JOB_FILTERS = [roleCategories, companySlug, location, remoteOnly, department, posted] as const;
 
 /** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
 export type JobFilters = FiltersOf<typeof JOB_FILTERS>;

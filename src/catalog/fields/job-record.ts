@@ -30,6 +30,8 @@ export const JOB_RECORD = [
   { name: 'url', sql: 'j.url', type: 'text' },
   /** posted_at in microseconds since the epoch: the /jobs order needs the database's full precision. */
   { name: 'postedAtUs', sql: micros('j.posted_at'), type: 'number' },
+  /** Department or team as the posting names it (the department filter compares it case-insensitively). */
+  { name: 'department', sql: 'j.department', type: 'nullable-text', shared: true },
 ] as const satisfies readonly RecordField[];
 
 type ValueOf<T extends FieldType> = T extends 'text'
