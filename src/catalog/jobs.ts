@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/port.js';
-import { jobCountSql, jobFilterSql, type SqlFragment } from './filters.js';
+import { jobChangedAt } from './fields/job-filters.js';
+import { isDelta, jobCountSql, jobFilterSql, type SqlFragment } from './filters.js';
 import { isoFromMicros, micros } from './micros.js';
 import { type JobDetail, type JobFilters, type JobListItem, type RoleCategory, UUID_RE } from './types.js';
 
@@ -37,6 +38,7 @@ export async function listJobs(
   filters: JobFilters,
   page: { limit: number; offset: number },
 ): Promise<{ items: JobListItem[]; total: number }> {
+  if (isDelta(filters)) return listChanges(db, filters, page);
   const where = jobFilterSql(filters, 1);
   const n = where.params.length;
   // Deferred join: the offset walks ids in an index (index-only where it can) and only the page's rows are then
@@ -50,6 +52,32 @@ export async function listJobs(
     [...where.params, page.limit, page.offset],
   );
   return { items: rows.map(toListItem), total: await countJobs(db, filters, where, rows.length, page) };
+}
+
+/**
+ * Delta sync (updated_since): jobs changed after the instant, closed ones included, oldest change first, then id
+ * ascending, so a client pages by keyset (the last item's updatedAt and id) and never skips a job changed meanwhile:
+ * a job that changes again moves behind the cursor's end and is read again.
+ */
+async function listChanges(
+  db: Queryable,
+  filters: JobFilters,
+  page: { limit: number; offset: number },
+): Promise<{ items: JobListItem[]; total: number }> {
+  const where = jobFilterSql(filters, 1);
+  const n = where.params.length;
+  const rows = await db.query<JobListRow & { active: boolean; changed_at: Date }>(
+    `SELECT ${LIST_COLUMNS}, j.active, ${jobChangedAt('j')} AS changed_at
+     FROM jobs j JOIN companies c ON c.id = j.company_id WHERE ${where.sql}
+     ORDER BY changed_at, j.id LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, page.limit, page.offset],
+  );
+  const items = rows.map((r) => ({
+    ...toListItem(r),
+    active: r.active,
+    updatedAt: r.changed_at.toISOString(),
+  }));
+  return { items, total: await countJobs(db, filters, where, rows.length, page) };
 }
 
 /**

@@ -60,6 +60,10 @@ export interface JobListItem {
   url: string;
   /** ISO 8601 UTC. */
   postedAt: string;
+  /** Delta sync (updated_since) only: false for a closed job. */
+  active?: boolean;
+  /** Delta sync only: when the item last changed (ISO 8601 UTC, milliseconds); the paging cursor. */
+  updatedAt?: string;
 }
 
 /** GET /jobs/:id: the list fields plus the full posting and the company's details. */

@@ -183,7 +183,71 @@ const posted = jobFilter({
   memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
 });
 
-export const JOB_FILTERS = [roleCategories, companySlug, location, remoteOnly, department, posted] as const;
+/**
+ * When a job last changed as a list item shows it, to the millisecond its updatedAt shows: its row's updated_at
+ * (the writers set it when a listed field changes or the job closes) or its company's (a rename changes the
+ * job's item too), whichever is later.
+ */
+export const jobChangedAt = (alias: string) =>
+  `date_trunc('milliseconds', greatest(${alias}.updated_at, ` +
+  `(SELECT uc.updated_at FROM companies uc WHERE uc.id = ${alias}.company_id)))`;
+
+/**
+ * updated_since (exclusive) and after_id: delta sync. Lists the jobs changed after the instant, closed ones
+ * included, in order of change then id; after_id continues after that job among those changed at the very
+ * instant (keyset paging: pass the last item's updatedAt and id). Served by SQL only.
+ */
+const updatedSince = jobFilter({
+  key: 'updatedSince',
+  facet: 'updated_since',
+  delta: true,
+  params: {
+    updated_since: QueryText(
+      'Delta sync: jobs whose listed fields changed, or that closed, after this instant (ISO 8601, compared to ' +
+        'the millisecond), closed ones included with active: false; ordered by updatedAt, then id. Not with search',
+      '2026-11-20T09:30:00.000Z',
+      40,
+    ),
+    after_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'With updated_since: continue after this job among those changed at exactly updated_since (pass the ' +
+          'last item’s updatedAt and id to read the next page)',
+        examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'],
+      }),
+    ),
+  },
+  parse(q): { since: string; afterId?: string } | undefined {
+    const since = instantParam('updated_since', q.updated_since);
+    const afterId = optionalText(q.after_id)?.toLowerCase();
+    if (!since) {
+      if (afterId) throw badRequest(`Invalid query parameter 'after_id': only with 'updated_since'`);
+      return undefined;
+    }
+    if (optionalText(q.search)) {
+      throw badRequest(`Invalid query parameter 'updated_since': cannot be combined with 'search'`);
+    }
+    // Compared at the millisecond precision of updatedAt, so a page's last item is a cursor that loses nothing.
+    const ms = new Date(Math.floor(since.us / 1000)).toISOString();
+    return afterId ? { since: ms, afterId } : { since: ms };
+  },
+  sql: (v, to) =>
+    v.afterId === undefined
+      ? `${jobChangedAt(to.alias)} > ${to.param(v.since)}::timestamptz`
+      : `(${jobChangedAt(to.alias)}, ${to.alias}.id) > (${to.param(v.since)}::timestamptz, ${to.param(v.afterId)}::uuid)`,
+  replica: null,
+});
+
+export const JOB_FILTERS = [
+  roleCategories,
+  companySlug,
+  location,
+  remoteOnly,
+  department,
+  posted,
+  updatedSince,
+] as const;
 
 /** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
 export type JobFilters = FiltersOf<typeof JOB_FILTERS>;

@@ -37,6 +37,14 @@ export const JobListItemSchema = Type.Object(
     roleCategory: RoleCategorySchema,
     url: Type.String({ description: 'The posting on the employer’s site or job board' }),
     postedAt: Timestamp('When the posting was published (ISO 8601, UTC)'),
+    active: Type.Optional(
+      Type.Boolean({
+        description: 'Only with updated_since (delta sync): false once the posting has closed',
+      }),
+    ),
+    updatedAt: Type.Optional(
+      Timestamp('Only with updated_since: when the item last changed; with id, the cursor of the next page'),
+    ),
   },
   { description: 'A job in a list' },
 );
