@@ -1,40 +1,15 @@
-/** Vocabulary of the catalog (spec section 2), shared by catalog queries, search and the pipeline. */
+/** Types of the catalog's read side: filters (declared in fields/), list items and details; the vocabulary re-exported. */
 
-export const CLIENT_FACING_CATEGORIES = [
-  'fde',
-  'solutions_engineer',
-  'csm',
-  'tam',
-  'sales_engineer',
-  'implementation',
-  'professional_services',
-] as const;
-
-export const BROAD_CATEGORIES = [
-  'engineering',
-  'product',
-  'design',
-  'marketing',
-  'data',
-  'operations',
-  'sales',
-  'finance',
-  'hr',
-  'legal',
-  'other',
-] as const;
-
-export const ROLE_CATEGORIES = [...CLIENT_FACING_CATEGORIES, ...BROAD_CATEGORIES] as const;
-export type RoleCategory = (typeof ROLE_CATEGORIES)[number];
-
-export const COMPANY_CATEGORIES = ['enterprise_ai', 'public_saas', 'ai_native', 'other'] as const;
-export type CompanyCategory = (typeof COMPANY_CATEGORIES)[number];
-
-export const TAG_DIMENSIONS = ['industry', 'stage', 'business_model', 'ai_role', 'funding_tier'] as const;
-export type TagDimension = (typeof TAG_DIMENSIONS)[number];
+import {
+  CLIENT_FACING_CATEGORIES,
+  type CompanyCategory,
+  type RoleCategory,
+  type TagDimension,
+} from './vocabulary.js';
 
 export type { CompanyFilters } from './fields/company-filters.js';
 export type { JobFilters } from './fields/job-filters.js';
+export * from './vocabulary.js';
 
 /** Canonical textual UUID (any version), as the ids of jobs and companies are written. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

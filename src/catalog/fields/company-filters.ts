@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { type CompanyCategory, TAG_DIMENSIONS, type TagDimension } from '../types.js';
+import { type CompanyCategory, TAG_DIMENSIONS, type TagDimension } from '../vocabulary.js';
 import { companyFilter, type FiltersOf } from './define.js';
 import { CompanyCategorySchema, slugListParam } from './params.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
-import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../types.js';
+import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../vocabulary.js';
 import { type FiltersOf, jobFilter } from './define.js';
 import {
   escapeLike,

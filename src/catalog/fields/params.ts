@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
-import { COMPANY_CATEGORIES, ROLE_CATEGORIES } from '../types.js';
+import { COMPANY_CATEGORIES, ROLE_CATEGORIES } from '../vocabulary.js';
 
 /** Query-parameter building blocks shared by the filter declarations (and the response schemas that reuse them). */
 
