@@ -10,6 +10,7 @@ REDIS="${TEST_REDIS_URL:-redis://127.0.0.1:6379/15}"
 echo "== typecheck"; npx tsc --noEmit -p .
 echo "== lint"; npx biome check .
 echo "== lint the OpenAPI document (redocly.yaml)"; npm run --silent lint:openapi
+echo "== import cycles"; npm run --silent check:cycles
 echo "== tests on PGlite (embedded)"
 TEST_DATABASE_URL= TEST_REDIS_URL= npx vitest run
 

@@ -33,6 +33,12 @@ export interface Config {
   logLevel: LogLevel;
   logPretty: boolean;
   role: Role;
+  /**
+   * Where catalog listings and details are read: 'memory' (default) from the in-process replica, with SQL while it
+   * loads; 'sql' always from the database, the reference implementation (for catalogs larger than a process's
+   * memory, served by database replicas).
+   */
+  readModel: 'memory' | 'sql';
   rateLimit: {
     windowMs: number;
     anonymous: number;
@@ -207,6 +213,7 @@ export function parseConfig(env: Env): Config {
     ),
     logPretty: r.bool('LOG_PRETTY', false),
     role: r.oneOf('FRONTLINE_ROLE', ['all', 'api', 'worker'] as const, 'all'),
+    readModel: r.oneOf('READ_MODEL', ['memory', 'sql'] as const, 'memory'),
     rateLimit: {
       windowMs: r.int('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
       anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),

@@ -158,8 +158,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
         search,
         now,
         shortlist: SEARCH_SHORTLIST,
-        jobListing: new JobListing(replica),
-        companyListing: new CompanyListing(replica, db),
+        ...(config.readModel === 'memory' && {
+          jobListing: new JobListing(replica),
+          companyListing: new CompanyListing(replica, db),
+        }),
       }),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/port.js';
-import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../search/catalog-index.js';
+import { COMPANY_DETAIL, type CompanyDetailAttrs } from './fields/company-record.js';
 import { companyFilterSql } from './filters.js';
 import { isoFromMicros } from './micros.js';
 import type {

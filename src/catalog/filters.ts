@@ -1,8 +1,12 @@
-import type { CompanyFilters, JobFilters, TagDimension } from './types.js';
-import { TAG_DIMENSIONS } from './types.js';
+import type { TSchema } from 'typebox';
+import { COMPANY_FILTERS, type CompanyFilters } from './fields/company-filters.js';
+import type { MaskBuilder, Query, ReplicaFilter, SqlTarget } from './fields/define.js';
+import { JOB_FILTERS, type JobFilters } from './fields/job-filters.js';
+import type { JobAttrs } from './fields/job-record.js';
 
 /**
- * The one definition of what the catalog filters mean in SQL. The list queries, keyword search and any other
+ * What the filter declarations (fields/job-filters.ts, fields/company-filters.ts) derive to: query parsing, the
+ * SQL WHERE clauses, count-table conditions and memo keys. The list queries, keyword search and any other
  * candidate retrieval (hybrid search) append these fragments, so a filter means the same thing everywhere and is
  * applied inside retrieval, never after it.
  */
@@ -13,17 +17,16 @@ export interface SqlFragment {
   params: unknown[];
 }
 
-/** Escapes LIKE wildcards so user input is matched literally (backslash is PostgreSQL's default escape). */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
+export { escapeLike } from './fields/params.js';
 
-class Builder {
+class Builder implements SqlTarget {
   readonly conditions: string[] = [];
   readonly params: unknown[] = [];
-  constructor(private readonly first: number) {}
+  constructor(
+    private readonly first: number,
+    readonly alias: string,
+  ) {}
 
-  /** Adds a value and returns its placeholder. */
   param(value: unknown): string {
     this.params.push(value);
     return `$${this.first + this.params.length - 1}`;
@@ -34,50 +37,133 @@ class Builder {
   }
 }
 
+/** A declaration with its value type erased, for code that walks the list. */
+interface Declared<V = unknown> {
+  readonly key: string;
+  readonly params: Readonly<Record<string, TSchema>>;
+  parse(q: Query): V | undefined;
+  sql(value: V, to: SqlTarget): string;
+}
+
+/** Each declaration whose filter is set, with its value. */
+export function* activeFilters<D extends Declared>(
+  list: readonly D[],
+  filters: object,
+): Generator<[D, unknown]> {
+  const values = filters as Record<string, unknown>;
+  for (const d of list) {
+    const v = values[d.key];
+    if (v !== undefined) yield [d, v];
+  }
+}
+
+const JOBS = JOB_FILTERS as unknown as readonly (Declared & (typeof JOB_FILTERS)[number])[];
+const COMPANIES = COMPANY_FILTERS as unknown as readonly (Declared & (typeof COMPANY_FILTERS)[number])[];
+
+function parseWith<F>(list: readonly Declared[], q: Query): F {
+  const out: Record<string, unknown> = {};
+  for (const d of list) {
+    const v = d.parse(q);
+    if (v !== undefined) out[d.key] = v;
+  }
+  return out as F;
+}
+
+/** Every query parameter the declarations read, with its schema (the query schema of the list route). */
+function paramsOf(list: readonly Declared[]): Record<string, TSchema> {
+  return Object.assign({}, ...list.map((d) => d.params));
+}
+
+export const jobFilterParams = () => paramsOf(JOBS);
+export const companyFilterParams = () => paramsOf(COMPANIES);
+
+/** A validated GET /jobs query -> its filters. Bad values throw badRequest naming the parameter. */
+export const parseJobFilters = (q: Query): JobFilters => parseWith<JobFilters>(JOBS, q);
+export const parseCompanyFilters = (q: Query): CompanyFilters => parseWith<CompanyFilters>(COMPANIES, q);
+
+/** Whether a declared filter that changes what is listed (closed jobs, change order) is set. */
+export function isDelta(filters: JobFilters): boolean {
+  for (const [d] of activeFilters(JOBS, filters)) if ('delta' in d && d.delta) return true;
+  return false;
+}
+
 /**
- * WHERE conditions for GET /jobs over `jobs` aliased as `alias` (default `j`): active rows only, plus each given
- * filter. An empty roleCategories list matches nothing (e.g. role_category=engineering with client_facing=true).
- * The location match is `lower(location) LIKE %x%`, which the trigram index jobs_location_trgm_idx serves.
+ * WHERE conditions for GET /jobs over `jobs` aliased as `alias` (default `j`): active rows only (unless a delta
+ * filter lists closed ones too), plus each given filter.
  */
 export function jobFilterSql(filters: JobFilters, firstParamIndex: number, alias = 'j'): SqlFragment {
-  const b = new Builder(firstParamIndex);
-  b.conditions.push(`${alias}.active`);
-  if (filters.roleCategories !== undefined) {
-    if (filters.roleCategories.length === 1) {
-      b.conditions.push(`${alias}.role_category = ${b.param(filters.roleCategories[0])}`);
-    } else {
-      b.conditions.push(`${alias}.role_category = ANY(${b.param(filters.roleCategories)}::text[])`);
-    }
-  }
-  if (filters.companySlug !== undefined) {
-    b.conditions.push(
-      `${alias}.company_id = (SELECT fc.id FROM companies fc WHERE fc.slug = ${b.param(filters.companySlug)})`,
-    );
-  }
-  if (filters.location !== undefined) {
-    b.conditions.push(
-      `lower(${alias}.location) LIKE ${b.param(`%${escapeLike(filters.location.toLowerCase())}%`)}`,
-    );
-  }
-  if (filters.remoteOnly) b.conditions.push(`${alias}.remote`);
+  const b = new Builder(firstParamIndex, alias);
+  if (!isDelta(filters)) b.conditions.push(`${alias}.active`);
+  for (const [d, v] of activeFilters(JOBS, filters)) b.conditions.push(d.sql(v as never, b));
+  if (b.conditions.length === 0) b.conditions.push('true');
   return b.done();
 }
 
 /**
- * WHERE conditions for GET /companies over `companies` aliased as `alias` (default `c`): active rows only; tag
- * slugs OR within a dimension, AND across dimensions (one semi-join per dimension given); category equality.
+ * The total of a job listing from the trigger-maintained count tables, or undefined when some filter given
+ * declares no count condition (the caller then counts the matching jobs).
+ */
+export function jobCountSql(filters: JobFilters): SqlFragment | undefined {
+  const b = new Builder(1, '');
+  let places = false;
+  for (const [d, v] of activeFilters(JOBS, filters)) {
+    if (!('counts' in d) || d.counts === undefined) return undefined;
+    b.conditions.push(d.counts(v as never, b));
+    if ('placeCounts' in d && d.placeCounts) places = true;
+  }
+  const where = b.conditions.length ? ` WHERE ${b.conditions.join(' AND ')}` : '';
+  const table = places ? 'job_place_counts' : 'job_counts';
+  return { sql: `SELECT coalesce(sum(n), 0)::int AS n FROM ${table}${where}`, params: b.params };
+}
+
+/** The replica's memo key of a filter combination: equal for filters that select the same jobs. */
+export function jobMemoKey(filters: JobFilters): string {
+  const values = filters as Record<string, unknown>;
+  return JSON.stringify(
+    JOBS.map((d) => {
+      const v = values[d.key];
+      if (v === undefined) return null;
+      return 'memoKey' in d && d.memoKey ? d.memoKey(v as never) : v;
+    }),
+  );
+}
+
+/**
+ * WHERE conditions for GET /companies over `companies` aliased as `alias` (default `c`): active rows only, plus
+ * each given filter.
  */
 export function companyFilterSql(filters: CompanyFilters, firstParamIndex: number, alias = 'c'): SqlFragment {
-  const b = new Builder(firstParamIndex);
+  const b = new Builder(firstParamIndex, alias);
   b.conditions.push(`${alias}.active`);
-  for (const dimension of TAG_DIMENSIONS) {
-    const slugs = filters.tags?.[dimension as TagDimension];
-    if (slugs === undefined) continue;
-    b.conditions.push(
-      `${alias}.id IN (SELECT ft.company_id FROM company_tags ft JOIN tags t ON t.id = ft.tag_id ` +
-        `WHERE t.dimension = ${b.param(dimension)} AND t.slug = ANY(${b.param(slugs)}::text[]))`,
-    );
-  }
-  if (filters.category !== undefined) b.conditions.push(`${alias}.category = ${b.param(filters.category)}`);
+  for (const [d, v] of activeFilters(COMPANIES, filters)) b.conditions.push(d.sql(v as never, b));
   return b.done();
+}
+
+/** companyFilterSql as a predicate over the replica's company attributes. */
+export function companyPredicate(
+  filters: CompanyFilters,
+): (a: { active: boolean; category: string; tags: ReadonlySet<string> }) => boolean {
+  const tests = [...activeFilters(COMPANIES, filters)].map(([d, v]) => d.test(v as never));
+  return (a) => a.active && tests.every((t) => t(a));
+}
+
+/** Whether the in-memory replica can apply every filter given (else listings and searches go to SQL). */
+export function replicaServes(filters: JobFilters): boolean {
+  for (const [d] of activeFilters(JOBS, filters)) if (d.replica === null) return false;
+  return true;
+}
+
+/**
+ * Applies the filters given to the replica: coded-column masks through `masks`, and returns the predicates over
+ * row attributes of the rest. Throws for a filter the replica cannot apply (check replicaServes first).
+ */
+export function replicaFilters(filters: JobFilters, masks: MaskBuilder): ((a: JobAttrs) => boolean)[] {
+  const tests: ((a: JobAttrs) => boolean)[] = [];
+  for (const [d, v] of activeFilters(JOBS, filters)) {
+    const r = d.replica as ReplicaFilter<unknown> | null;
+    if (r === null) throw new Error(`the replica cannot apply the ${d.key} filter`);
+    if ('mask' in r) r.mask(v, masks);
+    else tests.push(r.test(v));
+  }
+  return tests;
 }

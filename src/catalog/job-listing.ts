@@ -1,6 +1,7 @@
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../search/catalog-index.js';
 import type { RowMasks } from '../search/job-columns.js';
 import { setBits } from './bitset.js';
+import { jobMemoKey, replicaServes } from './filters.js';
 import { isoFromMicros } from './micros.js';
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
@@ -102,7 +103,7 @@ export class JobListing {
     filters: JobFilters,
     page: { limit: number; offset: number },
   ): Promise<{ items: JobListItem[]; total: number } | undefined> {
-    if (!(await this.gate.open())) return undefined;
+    if (!replicaServes(filters) || !(await this.gate.open())) return undefined;
     this.syncOrder();
     const positions = this.matching(filters);
     const total = positions ? positions.length : this.cols.length;
@@ -164,16 +165,11 @@ export class JobListing {
   }
 
   /**
-   * Positions of the jobs passing the filters (catalog/filters.ts jobFilterSql, same meaning), or null when no
-   * filter is set (every position).
+   * Positions of the jobs passing the filters (the replica side of their declarations, same meaning as
+   * jobFilterSql), or null when no filter is set (every position).
    */
   private matching(f: JobFilters): Int32Array | null {
-    const key = JSON.stringify([
-      f.roleCategories ? [...f.roleCategories].sort() : null,
-      f.companySlug ?? null,
-      f.location?.toLowerCase() ?? null,
-      f.remoteOnly === true,
-    ]);
+    const key = jobMemoKey(f);
     // Looked up before the masks are built: a location's mask tests every distinct location in the catalog.
     const hit = this.memo.get(key, this.index.generation);
     if (hit) return hit;
@@ -185,16 +181,17 @@ export class JobListing {
   }
 
   /**
-   * Each filter is a set of codes of one column (roles, places containing the location, the company, remote = 1):
-   * the search index's codes and masks (job-columns.ts), so the location substring test runs once per distinct
-   * location, not once per job; codes are never reused, so old columns stay valid.
+   * A filter on a coded column is a set of codes of it (roles, places containing the location, the company,
+   * remote = 1): the search index's codes and masks (job-columns.ts), so the location substring test runs once per
+   * distinct location, not once per job; codes are never reused, so old columns stay valid.
    * The candidates are the positions of the smallest set, read from that column's inverted lists; the other
-   * filters are tested on those candidates only. A rare role or place reads a few thousand positions, not 100k.
+   * filters, and the predicates of filters declared without a column, are tested on those candidates only. A rare
+   * role or place reads a few thousand positions, not 100k.
    */
   private scan(masks: RowMasks): Int32Array {
-    const { role, remote, company, place } = this.cols;
+    const { role, remote, company, place, attrs } = this.cols;
     const sets: { column: Coded; codes: number[] }[] = [];
-    const { roles, locations: places, remoteOnly } = masks;
+    const { roles, locations: places, remoteOnly, tests } = masks;
     if (roles !== null) sets.push({ column: 'role', codes: admitted(roles) });
     const companyCode = masks.company ?? -1;
     if (masks.company !== null) {
@@ -203,13 +200,7 @@ export class JobListing {
     }
     if (places !== null) sets.push({ column: 'place', codes: admitted(places) });
     if (remoteOnly) sets.push({ column: 'remote', codes: [1] });
-    let smallest = sets[0]!;
-    let size = this.count(smallest);
-    for (const set of sets.slice(1)) {
-      const n = this.count(set);
-      if (n < size) [smallest, size] = [set, n];
-    }
-    const candidates = this.union(smallest);
+    const candidates = this.candidates(sets);
     const found = new Int32Array(candidates.length);
     let n = 0;
     for (let k = 0; k < candidates.length; k++) {
@@ -218,9 +209,22 @@ export class JobListing {
       if (companyCode >= 0 && company[i] !== companyCode) continue;
       if (places !== null && places[place[i]!] !== 1) continue;
       if (remoteOnly && remote[i] !== 1) continue;
+      if (tests.length > 0 && !tests.every((t) => t(attrs[i]!))) continue;
       found[n++] = i;
     }
     return found.slice(0, n);
+  }
+
+  /** The positions of the smallest set (every position when no coded column is filtered). */
+  private candidates(sets: { column: Coded; codes: number[] }[]): Int32Array {
+    if (sets.length === 0) return Int32Array.from({ length: this.cols.length }, (_v, i) => i);
+    let smallest = sets[0]!;
+    let size = this.count(smallest);
+    for (const set of sets.slice(1)) {
+      const n = this.count(set);
+      if (n < size) [smallest, size] = [set, n];
+    }
+    return this.union(smallest);
   }
 
   /** How many positions carry one of the set's codes. */

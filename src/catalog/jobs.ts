@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/port.js';
 import { parseLocations } from '../sources/locations.js';
-import { escapeLike, jobFilterSql, type SqlFragment } from './filters.js';
+import { jobChangedAt } from './fields/job-filters.js';
+import { isDelta, jobCountSql, jobFilterSql, type SqlFragment } from './filters.js';
 import { isoFromMicros, micros } from './micros.js';
 import {
   type JobDetail,
@@ -45,6 +46,7 @@ export async function listJobs(
   filters: JobFilters,
   page: { limit: number; offset: number },
 ): Promise<{ items: JobListItem[]; total: number }> {
+  if (isDelta(filters)) return listChanges(db, filters, page);
   const where = jobFilterSql(filters, 1);
   const n = where.params.length;
   // Deferred join: the offset walks ids in an index (index-only where it can) and only the page's rows are then
@@ -61,10 +63,35 @@ export async function listJobs(
 }
 
 /**
- * The total for a listing. A short page already tells it. Without a company filter it is a sum over
- * trigger-maintained counts: job_counts by category and remote, job_place_counts when a location is given (the
- * same LIKE over each distinct lower(location) instead of over every job). A company filter counts that
- * company's rows through its index.
+ * Delta sync (updated_since): jobs changed after the instant, closed ones included, oldest change first, then id
+ * ascending, so a client pages by keyset (the last item's updatedAt and id) and never skips a job changed meanwhile:
+ * a job that changes again moves behind the cursor's end and is read again.
+ */
+async function listChanges(
+  db: Queryable,
+  filters: JobFilters,
+  page: { limit: number; offset: number },
+): Promise<{ items: JobListItem[]; total: number }> {
+  const where = jobFilterSql(filters, 1);
+  const n = where.params.length;
+  const rows = await db.query<JobListRow & { active: boolean; changed_at: Date }>(
+    `SELECT ${LIST_COLUMNS}, j.active, ${jobChangedAt('j')} AS changed_at
+     FROM jobs j JOIN companies c ON c.id = j.company_id WHERE ${where.sql}
+     ORDER BY changed_at, j.id LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...where.params, page.limit, page.offset],
+  );
+  const items = rows.map((r) => ({
+    ...toListItem(r),
+    active: r.active,
+    updatedAt: r.changed_at.toISOString(),
+  }));
+  return { items, total: await countJobs(db, filters, where, rows.length, page) };
+}
+
+/**
+ * The total for a listing. A short page already tells it. When every filter given declares a condition over the
+ * trigger-maintained count tables (job_counts by category and remote, job_place_counts by place too), it is a
+ * sum over those; otherwise (a company filter, say) the matching jobs are counted through their indexes.
  */
 async function countJobs(
   db: Queryable,
@@ -74,30 +101,11 @@ async function countJobs(
   page: { limit: number; offset: number },
 ): Promise<number> {
   if (returned > 0 ? returned < page.limit : page.offset === 0) return page.offset + returned;
-  let rows: { n: number }[];
-  if (filters.companySlug === undefined) {
-    const conditions: string[] = [];
-    const params: unknown[] = [];
-    if (filters.roleCategories !== undefined) {
-      params.push(filters.roleCategories);
-      conditions.push(`role_category = ANY($${params.length}::text[])`);
-    }
-    if (filters.remoteOnly) conditions.push('remote');
-    if (filters.location !== undefined) {
-      params.push(`%${escapeLike(filters.location.toLowerCase())}%`);
-      conditions.push(`place LIKE $${params.length}`);
-    }
-    const table = filters.location === undefined ? 'job_counts' : 'job_place_counts';
-    rows = await db.query<{ n: number }>(
-      `SELECT coalesce(sum(n), 0)::int AS n FROM ${table}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`,
-      params,
-    );
-  } else {
-    rows = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM jobs j WHERE ${where.sql}`,
-      where.params,
-    );
-  }
+  const counts = jobCountSql(filters) ?? {
+    sql: `SELECT count(*)::int AS n FROM jobs j WHERE ${where.sql}`,
+    params: where.params,
+  };
+  const rows = await db.query<{ n: number }>(counts.sql, counts.params);
   return rows[0]?.n ?? 0;
 }
 

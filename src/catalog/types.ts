@@ -1,55 +1,17 @@
-/** Vocabulary of the catalog (spec section 2), shared by catalog queries, search and the pipeline. */
+/** Types of the catalog's read side: filters (declared in fields/), list items and details; the vocabulary re-exported. */
 import type { PostingLocation } from '../sources/locations.js';
 import type { SalaryRange } from '../sources/salary.js';
 
-export const CLIENT_FACING_CATEGORIES = [
-  'fde',
-  'solutions_engineer',
-  'csm',
-  'tam',
-  'sales_engineer',
-  'implementation',
-  'professional_services',
-] as const;
+import {
+  CLIENT_FACING_CATEGORIES,
+  type CompanyCategory,
+  type RoleCategory,
+  type TagDimension,
+} from './vocabulary.js';
 
-export const BROAD_CATEGORIES = [
-  'engineering',
-  'product',
-  'design',
-  'marketing',
-  'data',
-  'operations',
-  'sales',
-  'finance',
-  'hr',
-  'legal',
-  'other',
-] as const;
-
-export const ROLE_CATEGORIES = [...CLIENT_FACING_CATEGORIES, ...BROAD_CATEGORIES] as const;
-export type RoleCategory = (typeof ROLE_CATEGORIES)[number];
-
-export const COMPANY_CATEGORIES = ['enterprise_ai', 'public_saas', 'ai_native', 'other'] as const;
-export type CompanyCategory = (typeof COMPANY_CATEGORIES)[number];
-
-export const TAG_DIMENSIONS = ['industry', 'stage', 'business_model', 'ai_role', 'funding_tier'] as const;
-export type TagDimension = (typeof TAG_DIMENSIONS)[number];
-
-/** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
-export interface JobFilters {
-  /** Any of these categories (role_category gives one; client_facing=true gives the seven). */
-  roleCategories?: RoleCategory[];
-  companySlug?: string;
-  /** Case-insensitive substring of the location. */
-  location?: string;
-  remoteOnly?: boolean;
-}
-
-/** Filters of GET /companies: tag slugs OR within a dimension, AND across dimensions. */
-export interface CompanyFilters {
-  tags?: Partial<Record<TagDimension, string[]>>;
-  category?: CompanyCategory;
-}
+export type { CompanyFilters } from './fields/company-filters.js';
+export type { JobFilters } from './fields/job-filters.js';
+export * from './vocabulary.js';
 
 /** Canonical textual UUID (any version), as the ids of jobs and companies are written. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,6 +39,10 @@ export interface JobListItem {
   url: string;
   /** ISO 8601 UTC. */
   postedAt: string;
+  /** Delta sync (updated_since) only: false for a closed job. */
+  active?: boolean;
+  /** Delta sync only: when the item last changed (ISO 8601 UTC, milliseconds); the paging cursor. */
+  updatedAt?: string;
 }
 
 /** GET /jobs/:id: the list fields plus the full posting and the company's details. */

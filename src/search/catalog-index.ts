@@ -1,11 +1,14 @@
-import { rmSync } from 'node:fs';
-import { micros } from '../catalog/micros.js';
-import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
-import { readSnapshot, writeSnapshot } from './index-snapshot.js';
-import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
-import { ScanThread } from './scan-thread.js';
-import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
+import {
+  type CatalogIndexOptions,
+  COMPANY_SELECT,
+  type CompanyRow,
+  JOB_SELECT,
+  type JobRow,
+  LAST_SEQ,
+  ZERO_UUID,
+} from './catalog-rows.js';
+import { CatalogStore } from './catalog-store.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
@@ -21,160 +24,12 @@ import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
  * searches served meanwhile; `reload()` empties and reloads at once).
  */
 
-export interface JobAttrs {
-  companyId: string;
-  role: string;
-  /** lower(location), for the case-insensitive substring filter. */
-  location: string;
-  remote: boolean;
-  title: string;
-  /** The location as written (list items show it). */
-  place: string;
-  url: string;
-  /** posted_at in microseconds since the epoch: the /jobs order needs the database's full precision. */
-  postedAtUs: number;
-}
-
-/**
- * Told of every change the index applies (bulk load, snapshot, change-feed deltas), after it is applied: derived
- * in-memory structures (the /jobs listing, keyword structures) follow the index without polling the database.
- */
-export interface IndexListener {
-  jobPut?(id: string, attrs: JobAttrs, old: JobAttrs | undefined): void;
-  jobRemoved?(id: string, old: JobAttrs): void;
-  companyPut?(id: string, attrs: CompanyAttrs, old: CompanyAttrs | undefined): void;
-  companyRemoved?(id: string, old: CompanyAttrs): void;
-  /** Everything was dropped (a full reload follows). */
-  cleared?(): void;
-}
-
-export interface CompanyAttrs {
-  name: string;
-  slug: string;
-  category: string;
-  /** "dimension:slug" of every attached tag. */
-  tags: Set<string>;
-  active: boolean;
-  domain: string;
-  oneLiner: string;
-  /** The column the /companies order reads (kept by the writers). */
-  activeJobCount: number;
-  /** lower(name) as the database computes it: the /companies tie-break compares it. */
-  nameKey: string;
-  /** Attached tags as list items show them, in the database's order (lower(value), slug). */
-  tagList: TagRef[];
-  detail: CompanyDetailAttrs;
-}
-
-/**
- * What a company's detail (GET /companies/:id) shows beyond its list item, as stored. Timestamps are float8
- * microseconds (catalog/micros.ts).
- */
-export interface CompanyDetailAttrs {
-  website: string | null;
-  description: string | null;
-  foundedYear: number | null;
-  employeeCount: number | null;
-  headquarters: string | null;
-  fundingSummary: string | null;
-  totalFundingUsd: number | null;
-  socialLinks: Record<string, string>;
-  logoUrl: string | null;
-  researchSummary: string | null;
-  sample: boolean;
-  createdAtUs: number;
-  updatedAtUs: number;
-}
-
-/** A tag as a company list item shows it. */
-export interface TagRef {
-  dimension: string;
-  value: string;
-  slug: string;
-}
-
-export interface CatalogIndexOptions {
-  /** Embedder identity: only vectors of this model are loaded. */
-  model: string;
-  now?: () => number;
-  /** Re-read window for out-of-order sequence commits in ms (default 10000 on PostgreSQL, 0 on PGlite). */
-  lagMs?: number;
-  /** Period of the full re-read in ms (default 10 minutes on PostgreSQL, never on PGlite). */
-  fullReloadMs?: number;
-  /**
-   * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
-   * bulk load at start, written after a bulk load and by saveSnapshot().
-   */
-  snapshotPath?: string;
-  /** Background failures (snapshot writes) that must be logged but not thrown. */
-  onError?: (err: unknown, msg: string) => void;
-  /**
-   * From this many job vectors, each job scan's pass over every row runs on a worker thread while the event loop
-   * ranks the keyword lists (scan-thread.ts); 0 or absent: never.
-   */
-  scanThreadRows?: number;
-}
-
-interface JobRow {
-  id: string;
-  company_id: string;
-  role_category: string;
-  location: string;
-  remote: boolean;
-  title: string;
-  url: string;
-  posted_us: number;
-  active: boolean;
-  vector: Uint8Array | null;
-}
-
-interface CompanyRow {
-  id: string;
-  name: string;
-  slug: string;
-  category: string;
-  active: boolean;
-  domain: string;
-  one_liner: string;
-  active_job_count: number;
-  name_key: string;
-  tags: TagRef[] | null;
-  detail: CompanyDetailAttrs;
-  vector: Uint8Array | null;
-}
-
-/**
- * Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) and, on PGlite, how long one
- * query holds the event loop (~90 ms); requests get a turn between chunks.
- */
-const BULK_CHUNK = 5_000;
-/** The longest the snapshot load keeps the event loop before letting waiting requests run. */
-const LOAD_SLICE_MS = 4;
-const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
-
-/** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
-const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
-
-/** CompanyDetailAttrs of companies c, one JSON value (migration 0009 puts every one of them on the feed). */
-export const COMPANY_DETAIL = `json_build_object('website', c.website, 'description', c.description,
-    'foundedYear', c.founded_year, 'employeeCount', c.employee_count, 'headquarters', c.headquarters,
-    'fundingSummary', c.funding_summary, 'totalFundingUsd', c.total_funding_usd::float8,
-    'socialLinks', c.social_links, 'logoUrl', c.logo_url, 'researchSummary', c.research_summary,
-    'sample', c.is_sample, 'createdAtUs', ${micros('c.created_at')}, 'updatedAtUs', ${micros('c.updated_at')})`;
-
-const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
-    c.active_job_count, lower(c.name) AS name_key, e.vector,
-    (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
-        ORDER BY lower(t.value), t.slug)
-      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
-    ${COMPANY_DETAIL} AS detail
-  FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
-
-const POSTED_US = micros('j.posted_at');
-
-const JOB_SELECT = `SELECT j.id, j.company_id, j.role_category, j.location, j.remote, j.active, j.title, j.url,
-    ${POSTED_US} AS posted_us, e.vector
-  FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
+export type { CompanyDetailAttrs } from '../catalog/fields/company-record.js';
+export type { JobAttrs } from '../catalog/fields/job-record.js';
+export { tsvRows } from '../catalog/fields/tsv.js';
+export { companyPredicate } from '../catalog/filters.js';
+export type { CatalogIndexOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
+export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 
 const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
   UNION SELECT company_id FROM company_embeddings WHERE search_seq > $1`;
@@ -182,65 +37,7 @@ const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
 const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
   UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
 
-/**
- * A text column as one tab-separated field: backslash, tab, newline and carriage return escaped (untsv reverses
- * it), so titles and URLs arrive exactly as stored.
- */
-const TSV_FIELD = (col: string) =>
-  `replace(replace(replace(replace(${col}, '\\', '\\\\'), E'\t', '\\t'), E'\n', '\\n'), E'\r', '\\r')`;
-
-const UNESCAPE: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
-
-export function untsv(field: string): string {
-  return field.includes('\\') ? field.replace(/\\(.)/g, (_m, c: string) => UNESCAPE[c] ?? c) : field;
-}
-
-/**
- * The rows of a tab-separated chunk, each field a string of its own. Split from the chunk's string, a field would
- * be a view of it (V8 slices substrings of 13+ characters), and one id, title or URL the index keeps would keep
- * the whole ~1 MB chunk alive: ~21 MB at 100k jobs, measured in a heap snapshot after a load from the database.
- * Decoded from the chunk's UTF-8 bytes instead, where tab and newline bytes never occur inside a character.
- */
-export function tsvRows(chunk: string): string[][] {
-  const bytes = Buffer.from(chunk, 'utf8');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    const b = i === bytes.length ? 0x0a : bytes[i]!;
-    if (b !== 0x09 && b !== 0x0a) continue;
-    row.push(bytes.toString('utf8', start, i));
-    start = i + 1;
-    if (b === 0x0a) {
-      rows.push(row);
-      row = [];
-    }
-  }
-  return rows;
-}
-
-export function bytesToVector(bytes: Uint8Array): Float32Array {
-  // A copy: driver buffers may start at offsets that are not multiples of 4.
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return new Float32Array(copy.buffer);
-}
-
-export function vectorToBytes(v: Float32Array): Uint8Array {
-  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-}
-
-export class CatalogIndex {
-  /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
-  readonly jobCodes = new JobCodes();
-  private readonly jobColumns = new JobColumns(this.jobCodes);
-  readonly jobs: VectorIndex<JobAttrs>;
-  /** Runs the job scans' kernel on a second core (CatalogIndexOptions.scanThreadRows). */
-  private readonly scans: ScanThread | undefined;
-  readonly companies = new VectorIndex<CompanyAttrs>();
-  private readonly slugToCompany = new Map<string, string>();
-  /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
-  private readonly places = new Map<string, number>();
+export class CatalogIndex extends CatalogStore {
   private seen = 0;
   /** (time, max seq) of recent polls; the re-read mark is the max seq of a poll at least lagMs old. */
   private marks: { at: number; seq: number }[] = [];
@@ -262,13 +59,6 @@ export class CatalogIndex {
   loadedFrom: 'snapshot' | 'database' | undefined;
   private inflight: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
-  private readonly listeners: IndexListener[] = [];
-  /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
-  private readonly shared = new Map<string, string>();
-  /** Interned tags of company attributes (see tag). */
-  private readonly tags = new Map<string, { ref: TagRef; key: string }>();
-  /** Bumped by every change applied: derived structures compare it to know they are current. */
-  generation = 0;
   /**
    * Embedded database only: Db.writeGeneration as read before a round that left the index complete. Every write
    * goes through this process's Db there, which counts them, so while the count stays put nothing can be new and
@@ -279,22 +69,9 @@ export class CatalogIndex {
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
 
-  constructor(
-    private readonly db: Db,
-    private readonly opts: CatalogIndexOptions,
-  ) {
+  constructor(db: Db, opts: CatalogIndexOptions) {
+    super(db, opts);
     this.now = opts.now ?? Date.now;
-    const minRows = opts.scanThreadRows ?? 0;
-    this.scans =
-      minRows > 0
-        ? new ScanThread((err) =>
-            opts.onError?.(err, 'search scan thread failed; scanning on the event loop'),
-          )
-        : undefined;
-    this.jobs = new VectorIndex<JobAttrs>({
-      columns: this.jobColumns,
-      ...(this.scans ? { thread: { scans: this.scans, minRows } } : {}),
-    });
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
@@ -306,10 +83,6 @@ export class CatalogIndex {
   /** Whether a full load has completed (reads from the index are then answers, not guesses). */
   get ready(): boolean {
     return this.loaded;
-  }
-
-  listen(listener: IndexListener): void {
-    this.listeners.push(listener);
   }
 
   /**
@@ -513,81 +286,20 @@ export class CatalogIndex {
     void this.scans?.close();
   }
 
-  private clearAll(): void {
+  protected clearAll(): void {
     // Not loaded until the load that follows completes: a failed load leaves no partial index in use.
     this.loaded = false;
-    this.generation++;
-    for (const l of this.listeners) l.cleared?.();
-    this.jobs.clear();
-    this.companies.clear();
-    this.slugToCompany.clear();
-    this.places.clear();
-    this.shared.clear();
-    this.tags.clear();
+    this.clearRows();
     this.marks = [];
     this.rereadAfter = undefined;
   }
 
-  /**
-   * Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). A read that
-   * fails half-way (the file truncated under us) leaves an empty index and deletes the file: the caller then
-   * loads from the database.
-   */
+  /** Reads the snapshot into the empty index (see readSnapshotFile); true when it did. */
   private async loadSnapshot(path: string, now: number): Promise<boolean> {
-    const snap = await readSnapshot(path, this.opts.model);
-    if (!snap) return false;
-    try {
-      const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
-      if ((last?.v ?? 0) < snap.seen) return false;
-      this.companies.reserve(snap.companies.length, snap.dims);
-      this.jobs.reserve(snap.jobCount, snap.dims);
-      // Requests arriving during a restart's warm-up (answered from the database meanwhile) get a turn at least
-      // every LOAD_SLICE_MS: a fixed count of rows per turn made the first answer after a restart wait behind
-      // slices of ~20–90 ms (5,000 jobs; all 5,000 companies in one).
-      let sliceStart = performance.now();
-      let i = 0;
-      const due = () => (++i & 127) === 0 && performance.now() - sliceStart >= LOAD_SLICE_MS;
-      const turn = async () => {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      };
-      for (const c of snap.companies) {
-        if (due()) await turn();
-        const row: CompanyRow = {
-          id: c.id,
-          name: c.name,
-          slug: c.slug,
-          category: c.category,
-          active: c.active,
-          domain: c.domain,
-          one_liner: c.oneLiner,
-          active_job_count: c.activeJobCount,
-          name_key: c.nameKey,
-          tags: c.tagList,
-          detail: c.detail,
-          vector: null,
-        };
-        this.putCompany(row, c.vector);
-      }
-      for await (const j of snap.jobs()) {
-        // The index is empty here: no previous attributes to unplace.
-        const attrs = this.jobAttrs(j.companyId, j.role, j.place, j.remote, j.title, j.url, j.postedAtUs);
-        this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
-        this.jobs.upsert(j.id, attrs, j.vector);
-        for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
-        if (due()) await turn();
-      }
-    } catch (err) {
-      this.clearAll();
-      rmSync(path, { force: true });
-      this.opts.onError?.(err, 'search index snapshot could not be read; loading from the database');
-      return false;
-    } finally {
-      await snap.close().catch(() => {});
-    }
-    this.generation++;
-    this.seen = snap.seen;
-    this.marks.push({ at: now, seq: snap.seen });
+    const seen = await this.readSnapshotFile(path);
+    if (seen === undefined) return false;
+    this.seen = seen;
+    this.marks.push({ at: now, seq: seen });
     this.lastFull = now;
     return true;
   }
@@ -595,257 +307,11 @@ export class CatalogIndex {
   /**
    * Writes the index to the snapshot file, complete up to the feed position every process is known to have
    * read (the safe mark), so the next start re-reads anything that might have committed out of order.
-   * Failures are reported, never thrown: the snapshot only saves start-up time.
    */
   saveSnapshot(): boolean {
     const path = this.opts.snapshotPath;
     if (!path || !this.loaded || this.closed) return false;
-    try {
-      const companies = [...this.companies.entries()].map(([id, a]) => ({
-        id,
-        name: a.name,
-        slug: a.slug,
-        category: a.category,
-        active: a.active,
-        domain: a.domain,
-        oneLiner: a.oneLiner,
-        activeJobCount: a.activeJobCount,
-        nameKey: a.nameKey,
-        tagList: a.tagList,
-        detail: a.detail,
-        vector: this.companies.storedOf(id),
-      }));
-      const jobs = [...this.jobs.entries()].map(([id, a]) => ({
-        id,
-        companyId: a.companyId,
-        role: a.role,
-        place: a.place,
-        remote: a.remote,
-        title: a.title,
-        url: a.url,
-        postedAtUs: a.postedAtUs,
-        vector: this.jobs.storedOf(id),
-      }));
-      const dims = this.jobs.dimension || this.companies.dimension;
-      writeSnapshot(path, { model: this.opts.model, dims, seen: this.safeMark(this.now()), companies, jobs });
-      return true;
-    } catch (err) {
-      this.opts.onError?.(err, 'search index snapshot could not be written');
-      return false;
-    }
-  }
-
-  /**
-   * Active jobs in chunks of BULK_CHUNK, each chunk one row: attributes as tab-separated lines (text fields
-   * escaped, see TSV_FIELD) and the vectors concatenated in base64. PGlite parses rows and bytea values slowly
-   * (~5x slower than this for 20k rows).
-   */
-  private async bulkLoadJobs(): Promise<void> {
-    let after: string | undefined = ZERO_UUID;
-    while (after !== undefined) {
-      after = await this.readJobChunk(after, false);
-      // On PGlite the next chunk would otherwise be queued before any waiting request's query.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /**
-   * Up to BULK_CHUNK jobs with ids after `after`, applied to the index: active ones only for a load, every one
-   * for a re-read (a job deactivated by a late commit must leave). Returns the id to continue after, or
-   * undefined when none are left.
-   */
-  private async readJobChunk(after: string, withInactive: boolean): Promise<string | undefined> {
-    const [chunk] = await this.db.query<{
-      n: number;
-      last: string | null;
-      rows: string | null;
-      vectors: string | null;
-    }>(
-      `SELECT count(*)::int AS n, max(x.id::text) AS last,
-              string_agg(concat_ws(E'\t', x.id, x.company_id, x.role_category, CASE WHEN x.remote THEN '1' ELSE '0' END,
-                CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, CASE WHEN x.active THEN '1' ELSE '0' END, x.posted_us,
-                ${TSV_FIELD('x.location')}, ${TSV_FIELD('x.title')}, ${TSV_FIELD('x.url')}),
-                E'\n' ORDER BY x.id) AS rows,
-              encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
-         FROM (SELECT j.id, j.company_id, j.role_category, j.remote, j.location, j.title, j.url, j.active,
-                      ${POSTED_US} AS posted_us, e.vector
-                 FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
-                WHERE ($4 OR j.active) AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
-      [this.opts.model, after, BULK_CHUNK, withInactive],
-    );
-    if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
-    const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
-    const lines = tsvRows(chunk.rows);
-    const withVector = lines.filter((l) => l[4] === '1').length;
-    const width = withVector > 0 ? bytes.length / withVector : 0;
-    let offset = 0;
-    for (const line of lines) {
-      const [id, companyId, role, remote, has, active, postedUs, location, title, url] = line;
-      let vector: Uint8Array | null = null;
-      if (has === '1') {
-        vector = bytes.subarray(offset, offset + width);
-        offset += width;
-      }
-      this.putJob({
-        id: id!,
-        company_id: companyId!,
-        role_category: role!,
-        remote: remote === '1',
-        location: untsv(location!),
-        title: untsv(title!),
-        url: untsv(url!),
-        posted_us: Number(postedUs),
-        active: active === '1',
-        vector,
-      });
-    }
-    return chunk.n < BULK_CHUNK ? undefined : chunk.last;
-  }
-
-  private putCompany(
-    r: CompanyRow,
-    vector: Float32Array | StoredVector | null = r.vector ? bytesToVector(r.vector) : null,
-  ): void {
-    const old = this.companies.attributes(r.id);
-    if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
-      this.slugToCompany.delete(old.slug);
-    this.slugToCompany.set(r.slug, r.id);
-    const tagged = (r.tags ?? []).map((t) => this.tag(t));
-    const tagList = tagged.map((t) => t.ref);
-    const attrs: CompanyAttrs = {
-      name: r.name,
-      slug: r.slug,
-      category: r.category,
-      tags: new Set(tagged.map((t) => t.key)),
-      active: r.active,
-      domain: r.domain,
-      oneLiner: r.one_liner,
-      activeJobCount: r.active_job_count,
-      nameKey: r.name_key,
-      tagList,
-      detail: r.detail,
-    };
-    // As putJob: a re-read within the lag window returns the same rows again, and bumping the generation for
-    // them would drop every kept shortlist and cached answer keyed on it.
-    if (
-      old &&
-      (vector === null || vector instanceof Float32Array) &&
-      sameCompany(old, attrs) &&
-      this.companies.holds(r.id, vector)
-    )
-      return;
-    this.companies.upsert(r.id, attrs, vector);
-    this.generation++;
-    for (const l of this.listeners) l.companyPut?.(r.id, attrs, old);
-  }
-
-  /**
-   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: 5,000
-   * companies with ~7 tags each otherwise hold ~35k copies of a few hundred tags (~6 MB).
-   */
-  private tag(t: TagRef): { ref: TagRef; key: string } {
-    const key = `${t.dimension}:${t.slug}`;
-    const known = this.tags.get(key);
-    if (known && known.ref.value === t.value) return known;
-    const tag = { ref: Object.freeze({ dimension: t.dimension, value: t.value, slug: t.slug }), key };
-    this.tags.set(key, tag);
-    return tag;
-  }
-
-  private removeCompany(id: string): void {
-    const old = this.companies.attributes(id);
-    if (!old) return;
-    if (this.slugToCompany.get(old.slug) === id) this.slugToCompany.delete(old.slug);
-    this.companies.remove(id);
-    this.generation++;
-    for (const l of this.listeners) l.companyRemoved?.(id, old);
-  }
-
-  private putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
-    if (!r.active) {
-      this.removeJob(r.id);
-      return;
-    }
-    const old = this.jobs.attributes(r.id);
-    const attrs = this.jobAttrs(
-      r.company_id,
-      r.role_category,
-      r.location,
-      r.remote,
-      r.title,
-      r.url,
-      r.posted_us,
-    );
-    // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
-    if (old && sameJob(old, attrs) && this.jobs.holds(r.id, vector)) return;
-    if (old) this.unplace(old.location);
-    this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
-    this.jobs.upsert(r.id, attrs, vector);
-    this.generation++;
-    for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
-  }
-
-  /**
-   * A job's attributes, with the strings many jobs share (company id, role, location) stored once: 100k jobs
-   * otherwise hold 100k copies of a few thousand values (~17 MB).
-   */
-  private jobAttrs(
-    companyId: string,
-    role: string,
-    place: string,
-    remote: boolean,
-    title: string,
-    url: string,
-    postedAtUs: number,
-  ): JobAttrs {
-    const shared = this.shared;
-    const one = (v: string) => {
-      const known = shared.get(v);
-      if (known !== undefined) return known;
-      shared.set(v, v);
-      return v;
-    };
-    const lower = place.toLowerCase();
-    return {
-      companyId: one(companyId),
-      role: one(role),
-      location: one(lower),
-      remote,
-      title,
-      place: lower === place ? one(lower) : one(place),
-      url,
-      postedAtUs,
-    };
-  }
-
-  private removeJob(id: string): void {
-    const old = this.jobs.attributes(id);
-    if (!old) return;
-    this.unplace(old.location);
-    this.jobs.remove(id);
-    this.generation++;
-    for (const l of this.listeners) l.jobRemoved?.(id, old);
-  }
-
-  private unplace(location: string): void {
-    const n = (this.places.get(location) ?? 0) - 1;
-    if (n > 0) this.places.set(location, n);
-    else this.places.delete(location);
-  }
-
-  /** The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`. */
-  locationsWith(terms: readonly string[]): Set<string> {
-    const out = new Set<string>();
-    for (const loc of this.places.keys()) if (terms.some((t) => loc.includes(t))) out.add(loc);
-    return out;
-  }
-
-  /** Those of `terms` that occur in at least one active job's location (distinct locations are few). */
-  placesMatching(terms: readonly string[]): string[] {
-    return terms.filter((t) => {
-      for (const loc of this.places.keys()) if (loc.includes(t)) return true;
-      return false;
-    });
+    return this.writeSnapshotFile(path, this.safeMark(this.now()));
   }
 
   /**
@@ -858,72 +324,4 @@ export class CatalogIndex {
     // 0 only when the load found an empty catalog: everything since is then exactly what must be read.
     return this.marks[0]?.seq ?? this.seen;
   }
-
-  /** The company with this slug (as stored: lower case), active or not; the job filter `company` resolves it. */
-  companyIdBySlug(slug: string): string | undefined {
-    return this.slugToCompany.get(slug);
-  }
-
-  /**
-   * The job filters as masks over row codes (job-columns.ts), null when they admit every job. Valid until the
-   * next change is applied: build them in the same synchronous stretch as the lists that use them.
-   */
-  jobMasks(filters: JobFilters): RowMasks | null {
-    const companyId =
-      filters.companySlug === undefined ? undefined : (this.slugToCompany.get(filters.companySlug) ?? null);
-    return this.jobCodes.masks(filters, companyId);
-  }
-
-  /** The job slots at the locations the masks admit (TopK.within), for masks that name few locations. */
-  jobsAtLocations(masks: RowMasks): Int32Array {
-    return this.jobColumns.atLocations(masks);
-  }
-
-  /** A TopK.admit for the job vectors from masks (undefined: every row). */
-  jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
-    return masks === null ? undefined : this.jobColumns.admit(masks);
-  }
-
-  searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
-    return this.companies.search(query, k, companyPredicate(filters), minScore);
-  }
-}
-
-function sameJob(a: JobAttrs, b: JobAttrs): boolean {
-  return (
-    a.companyId === b.companyId &&
-    a.role === b.role &&
-    a.place === b.place &&
-    a.remote === b.remote &&
-    a.title === b.title &&
-    a.url === b.url &&
-    a.postedAtUs === b.postedAtUs
-  );
-}
-
-function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
-  return (
-    a.name === b.name &&
-    a.slug === b.slug &&
-    a.category === b.category &&
-    a.active === b.active &&
-    a.domain === b.domain &&
-    a.oneLiner === b.oneLiner &&
-    a.activeJobCount === b.activeJobCount &&
-    a.nameKey === b.nameKey &&
-    // Small values, compared whole: a change to any tag or detail field is a change.
-    JSON.stringify(a.tagList) === JSON.stringify(b.tagList) &&
-    JSON.stringify(a.detail) === JSON.stringify(b.detail)
-  );
-}
-
-/** companyFilterSql as a predicate: active; tags OR within a dimension, AND across; category equality. */
-export function companyPredicate(f: CompanyFilters): (a: CompanyAttrs) => boolean {
-  const dims = Object.entries(f.tags ?? {})
-    .filter((e): e is [string, string[]] => e[1] !== undefined)
-    .map(([dim, slugs]) => slugs.map((s) => `${dim}:${s}`));
-  return (a) =>
-    a.active &&
-    (f.category === undefined || a.category === f.category) &&
-    dims.every((wanted) => wanted.some((t) => a.tags.has(t)));
 }

@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CompanyDetailAttrs } from './catalog-index.js';
+import type { CompanyDetailAttrs } from '../catalog/fields/company-record.js';
+import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../catalog/fields/job-record.js';
 import type { StoredVector } from './vector-index.js';
 
 /**
@@ -23,26 +24,19 @@ import type { StoredVector } from './vector-index.js';
  * peak during a start; writing it built the same at shutdown. A chunk is ~0.3 MB.
  */
 
-// 04: jobs and companies carry what their list items show and their list order reads. 05: companies carry
-// their detail. 06: vectors in the index's int8 form. 07: jobs in chunks.
-const MAGIC = 'FLSNAP07';
+/**
+ * The layout's version. What a job carries is not part of it: the header's `format` is a digest of the job
+ * record's declaration (catalog/fields/job-record.ts), so a snapshot written under another declaration is refused
+ * and the index is rebuilt from the database.
+ */
+const MAGIC = 'FLSNAP08';
 const PREFIX = 16;
 /** Jobs per chunk. */
 const CHUNK_ROWS = 5_000;
 const recordBytes = (dims: number) => 8 + Math.ceil(dims / 8) * 8;
 
-export interface SnapshotJob {
-  id: string;
-  companyId: string;
-  role: string;
-  /** The location as written. */
-  place: string;
-  remote: boolean;
-  title: string;
-  url: string;
-  postedAtUs: number;
-  vector: StoredVector | null;
-}
+/** A job as saved: its declared record, id and stored vector. */
+export type SnapshotJob = JobRecord & { id: string; vector: StoredVector | null };
 
 export interface SnapshotCompany {
   id: string;
@@ -59,6 +53,24 @@ export interface SnapshotCompany {
   vector: StoredVector | null;
 }
 
+const COMPANY_KEYS: readonly (keyof SnapshotCompany)[] = [
+  'id',
+  'name',
+  'slug',
+  'category',
+  'active',
+  'domain',
+  'oneLiner',
+  'activeJobCount',
+  'nameKey',
+  'tagList',
+  'detail',
+  'vector',
+];
+
+/** The declaration digest this build writes and accepts. */
+export const SNAPSHOT_FORMAT = recordFingerprint(COMPANY_KEYS);
+
 export interface Snapshot {
   model: string;
   dims: number;
@@ -69,6 +81,7 @@ export interface Snapshot {
 }
 
 interface Header {
+  format: string;
   model: string;
   dims: number;
   seen: number;
@@ -77,16 +90,10 @@ interface Header {
   jobCount: number;
 }
 
-/** One chunk's jobs, in columns. */
+/** One chunk's jobs, in columns: one array per declared record field. */
 interface JobColumns {
   ids: string[];
-  companyIds: string[];
-  roles: string[];
-  places: string[];
-  titles: string[];
-  urls: string[];
-  postedAtUs: number[];
-  remote: string;
+  fields: Record<string, unknown[]>;
   hasVector: string;
 }
 
@@ -107,8 +114,10 @@ function records(vectors: readonly StoredVector[], dims: number): Buffer {
   return out;
 }
 
-export function writeSnapshot(path: string, s: Snapshot): void {
+/** Writes `s` to `path`; `format` is the declaration digest recorded (tests write others). */
+export function writeSnapshot(path: string, s: Snapshot, format = SNAPSHOT_FORMAT): void {
   const header: Header = {
+    format,
     model: s.model,
     dims: s.dims,
     seen: s.seen,
@@ -140,13 +149,7 @@ export function writeSnapshot(path: string, s: Snapshot): void {
       const rows = s.jobs.slice(at, at + CHUNK_ROWS);
       const columns: JobColumns = {
         ids: rows.map((j) => j.id),
-        companyIds: rows.map((j) => j.companyId),
-        roles: rows.map((j) => j.role),
-        places: rows.map((j) => j.place),
-        titles: rows.map((j) => j.title),
-        urls: rows.map((j) => j.url),
-        postedAtUs: rows.map((j) => j.postedAtUs),
-        remote: rows.map((j) => (j.remote ? '1' : '0')).join(''),
+        fields: recordColumns(rows),
         hasVector: rows.map((j) => (j.vector ? '1' : '0')).join(''),
       };
       const vectors = rows.flatMap((j) => (j.vector ? [j.vector] : []));
@@ -205,6 +208,7 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
       throw new Error('snapshot size does not match its prefix');
     }
     const header = JSON.parse((await readExactly(file, PREFIX, length)).toString('utf8')) as Header;
+    if (header.format !== SNAPSHOT_FORMAT) throw new Error('snapshot written under another declaration');
     if (header.model !== model) {
       await file.close();
       return undefined;
@@ -251,17 +255,7 @@ export async function readSnapshot(path: string, model: string): Promise<Snapsho
           for (let i = 0; i < j.ids.length; i++) {
             let vector: StoredVector | null = null;
             if (j.hasVector[i] === '1') vector = storedAt(bytes, next++ * record, dims);
-            yield {
-              id: j.ids[i]!,
-              companyId: j.companyIds[i]!,
-              role: j.roles[i]!,
-              place: j.places[i]!,
-              remote: j.remote[i] === '1',
-              title: j.titles[i]!,
-              url: j.urls[i]!,
-              postedAtUs: j.postedAtUs[i]!,
-              vector,
-            };
+            yield { ...recordAt(j.fields, i), id: j.ids[i]!, vector };
           }
         }
         if (position !== size) throw new Error('snapshot has bytes after its last chunk');

@@ -1,5 +1,7 @@
+import type { MaskBuilder } from '../catalog/fields/define.js';
+import type { JobAttrs } from '../catalog/fields/job-record.js';
+import { replicaFilters } from '../catalog/filters.js';
 import type { JobFilters } from '../catalog/types.js';
-import type { JobAttrs } from './catalog-index.js';
 
 /**
  * The job filters over typed per-row columns. A filtered search tests its filters on every candidate row: tens
@@ -23,6 +25,8 @@ export interface RowMasks {
   /** The one admitted company code (-1: no company matches the filter). */
   company: number | null;
   remoteOnly: boolean;
+  /** Predicates over the row's attributes, for filters declared without a coded column (all must pass). */
+  tests: readonly ((a: JobAttrs) => boolean)[];
 }
 
 /** A row filter as the in-memory indexes take it: masks (fast), a predicate over attributes, or null for all. */
@@ -49,38 +53,44 @@ export class JobCodes {
   }
 
   /**
-   * The filters as masks (the meaning of catalog/filters.ts jobFilterSql, checked against it in
-   * test/search/hybrid.test.ts), or null when they admit every row. `companyId`: the company the slug filter names
-   * (null when no company has that slug; undefined when there is no company filter).
+   * The filters as masks (each filter's declaration says which coded column it narrows, or gives a predicate;
+   * catalog/filters.ts replicaFilters), or null when they admit every row. `companyIdBySlug` resolves the
+   * company filter's slug (undefined: no company has it).
    */
-  masks(f: JobFilters, companyId: string | null | undefined): RowMasks | null {
-    if (
-      f.roleCategories === undefined &&
-      companyId === undefined &&
-      f.location === undefined &&
-      !f.remoteOnly
-    ) {
-      return null;
-    }
-    let locations: Uint8Array | null = null;
-    if (f.location !== undefined) {
-      const needle = f.location.toLowerCase();
-      locations = new Uint8Array(this.locationNames.length);
-      this.locationNames.forEach((name, code) => {
-        if (name.includes(needle)) locations![code] = 1;
-      });
-    }
-    let roles: Uint8Array | null = null;
-    if (f.roleCategories !== undefined) {
-      roles = new Uint8Array(this.roleCodes.size);
-      for (const r of f.roleCategories) {
-        const code = this.roleCodes.get(r);
-        if (code !== undefined) roles[code] = 1;
-      }
-    }
-    const company =
-      companyId === undefined ? null : companyId === null ? -1 : (this.companyCodes.get(companyId) ?? -1);
-    return { locations, roles, company, remoteOnly: f.remoteOnly === true };
+  masks(f: JobFilters, companyIdBySlug: (slug: string) => string | undefined): RowMasks | null {
+    const m: RowMasks = { locations: null, roles: null, company: null, remoteOnly: false, tests: [] };
+    let any = false;
+    const builder: MaskBuilder = {
+      roles: (roles) => {
+        any = true;
+        const mask = new Uint8Array(this.roleCodes.size);
+        for (const r of roles) {
+          const code = this.roleCodes.get(r);
+          if (code !== undefined && (m.roles === null || m.roles[code] === 1)) mask[code] = 1;
+        }
+        m.roles = mask;
+      },
+      locationContains: (needle) => {
+        any = true;
+        const mask = new Uint8Array(this.locationNames.length);
+        this.locationNames.forEach((name, code) => {
+          if (name.includes(needle) && (m.locations === null || m.locations[code] === 1)) mask[code] = 1;
+        });
+        m.locations = mask;
+      },
+      company: (slug) => {
+        any = true;
+        const id = companyIdBySlug(slug);
+        const code = id === undefined ? -1 : (this.companyCodes.get(id) ?? -1);
+        m.company = m.company === null || m.company === code ? code : -1;
+      },
+      remoteOnly: () => {
+        any = true;
+        m.remoteOnly = true;
+      },
+    };
+    m.tests = replicaFilters(f, builder);
+    return any || m.tests.length > 0 ? m : null;
   }
 
   /** `base` narrowed to rows at these locations (lower case, as JobAttrs.location). */
@@ -90,7 +100,7 @@ export class JobCodes {
       const code = this.locationCodes.get(loc);
       if (code !== undefined && (base?.locations == null || base.locations[code] === 1)) mask[code] = 1;
     }
-    return { roles: null, company: null, remoteOnly: false, ...base, locations: mask };
+    return { roles: null, company: null, remoteOnly: false, tests: [], ...base, locations: mask };
   }
 }
 
@@ -100,6 +110,8 @@ export class JobColumns {
   private company = new Int32Array(0);
   private role = new Int32Array(0);
   private remote = new Uint8Array(0);
+  /** Each slot's attributes, for the masks' predicates. */
+  private attrs: JobAttrs[] = [];
   /** One past the highest slot ever set. */
   private slots = 0;
 
@@ -112,16 +124,18 @@ export class JobColumns {
     this.company[slot] = this.codes.company(a.companyId);
     this.role[slot] = this.codes.role(a.role);
     this.remote[slot] = a.remote ? 1 : 0;
+    this.attrs[slot] = a;
   }
 
   /** A slot predicate for the masks (it reads the columns as they are when called). */
   admit(m: RowMasks): (slot: number) => boolean {
-    const { locations, roles, company, remoteOnly } = m;
+    const { locations, roles, company, remoteOnly, tests } = m;
     return (slot) =>
       (locations === null || locations[this.location[slot]!] === 1) &&
       (roles === null || roles[this.role[slot]!] === 1) &&
       (company === null || this.company[slot] === company) &&
-      (!remoteOnly || this.remote[slot] === 1);
+      (!remoteOnly || this.remote[slot] === 1) &&
+      (tests.length === 0 || tests.every((t) => t(this.attrs[slot]!)));
   }
 
   /**

@@ -544,14 +544,19 @@ describe('HTTP behaviour of catalog reads', () => {
     const params = doc.paths['/api/v1/jobs'].get.parameters.map((p: { name: string }) => p.name);
     expect(params.sort()).toEqual(
       [
+        'after_id',
         'client_facing',
         'company',
+        'department',
         'limit',
         'location',
         'page',
+        'posted_before',
+        'posted_since',
         'remote_only',
         'role_category',
         'search',
+        'updated_since',
       ].sort(),
     );
   });

@@ -123,6 +123,27 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     await other.close();
   });
 
+  it('refuses a snapshot written under another job-record declaration and rebuilds it from the database', async () => {
+    const deps = await start();
+    const model = deps.searchParts.embedder.id;
+    await deps.close();
+    const good = await readWholeSnapshot(snapshotFile(), model);
+    expect(good).toBeDefined();
+    // What a build with one more (or one fewer) declared job field wrote.
+    writeSnapshot(snapshotFile(), good!, 'another-declaration');
+    expect(await readSnapshot(snapshotFile(), model)).toBeUndefined();
+    expect(existsSync(snapshotFile())).toBe(false);
+    writeSnapshot(snapshotFile(), good!, 'another-declaration');
+    const rebuilt = await start();
+    expect(rebuilt.searchParts.index.loadedFrom).toBe('database');
+    expect(indexedJobs(rebuilt)).toEqual(await expectedJobs(rebuilt));
+    await rebuilt.close();
+    // The rebuilt index wrote a snapshot under the current declaration, which the next start reads.
+    const again = await start();
+    expect(again.searchParts.index.loadedFrom).toBe('snapshot');
+    await again.close();
+  });
+
   it('streams the vectors from the file, and a file cut short while it is read fails the read', async () => {
     const deps = await start();
     const model = deps.searchParts.embedder.id;
@@ -171,6 +192,7 @@ describe('snapshot file format', () => {
         title: `Title ${i}\twith\\escapes`,
         url: `https://jobs.example/${i}`,
         postedAtUs: 1_700_000_000_000_000 + i,
+        department: i % 4 === 0 ? null : `Sales\tOps ${i % 3}`,
         vector: i % 11 === 0 ? null : vector(i),
       }));
       const companies = [

@@ -1,6 +1,12 @@
 import { type TSchema, Type } from 'typebox';
-import { COMPANY_CATEGORIES, ROLE_CATEGORIES, TAG_DIMENSIONS } from '../../catalog/types.js';
-import { badRequest } from '../../errors.js';
+import {
+  CompanyCategorySchema,
+  optionalText,
+  RoleCategorySchema,
+  slugListParam,
+  slugParam,
+} from '../../catalog/fields/params.js';
+import { TAG_DIMENSIONS } from '../../catalog/types.js';
 import { PAY_PERIODS } from '../../sources/salary.js';
 
 /**
@@ -14,18 +20,7 @@ const Timestamp = (description: string) =>
 const Id = (description: string) =>
   Type.String({ format: 'uuid', description, examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'] });
 
-export const RoleCategorySchema = Type.Enum(ROLE_CATEGORIES, {
-  description:
-    'Role category. Client-facing: fde, solutions_engineer, csm, tam, sales_engineer, implementation, ' +
-    'professional_services. Broad: engineering, product, design, marketing, data, operations, sales, finance, hr, ' +
-    'legal, other.',
-  examples: ['fde'],
-});
-
-export const CompanyCategorySchema = Type.Enum(COMPANY_CATEGORIES, {
-  description: 'Company category',
-  examples: ['ai_native'],
-});
+export { CompanyCategorySchema, optionalText, RoleCategorySchema, slugListParam, slugParam };
 
 export const JobListItemSchema = Type.Object(
   {
@@ -43,6 +38,14 @@ export const JobListItemSchema = Type.Object(
     roleCategory: RoleCategorySchema,
     url: Type.String({ description: 'The posting on the employer’s site or job board' }),
     postedAt: Timestamp('When the posting was published (ISO 8601, UTC)'),
+    active: Type.Optional(
+      Type.Boolean({
+        description: 'Only with updated_since (delta sync): false once the posting has closed',
+      }),
+    ),
+    updatedAt: Type.Optional(
+      Timestamp('Only with updated_since: when the item last changed; with id, the cursor of the next page'),
+    ),
   },
   { description: 'A job in a list' },
 );
@@ -214,53 +217,3 @@ export const SearchParam = (over: string) =>
       examples: ['forward deployed'],
     }),
   );
-
-/** A comma-separated list of tag slugs (validated in the route so the message can say what is wrong). */
-export const TagSlugsParam = (dimension: string) =>
-  Type.Optional(
-    Type.String({
-      maxLength: 1000,
-      description: `Comma-separated ${dimension} tag slugs (see GET /tags); a company matches any of them`,
-      examples: [dimension === 'stage' ? 'series-b,series-c' : 'developer-tools'],
-    }),
-  );
-
-const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const MAX_SLUGS = 50;
-
-/** Trimmed text, or undefined when absent or blank (a cleared search box means "no search"). */
-export function optionalText(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
-
-/** One slug, compared case-insensitively; anything else is a 400 naming the parameter. */
-export function slugParam(name: string, value: string | undefined): string | undefined {
-  const text = optionalText(value)?.toLowerCase();
-  if (text === undefined) return undefined;
-  if (!SLUG_RE.test(text)) {
-    throw badRequest(
-      `Invalid query parameter '${name}': '${text}' is not a slug (lower-case letters, digits and single hyphens)`,
-    );
-  }
-  return text;
-}
-
-/** Comma-separated slugs (spaces around commas allowed); blank = no filter. */
-export function slugListParam(name: string, value: string | undefined): string[] | undefined {
-  const text = optionalText(value);
-  if (text === undefined) return undefined;
-  const slugs = text.split(',').map((s) => s.trim().toLowerCase());
-  for (const slug of slugs) {
-    if (!SLUG_RE.test(slug)) {
-      throw badRequest(
-        `Invalid query parameter '${name}': ${slug ? `'${slug}' is not a tag slug` : 'empty entry in the list'}; ` +
-          'expected comma-separated slugs of lower-case letters, digits and hyphens',
-      );
-    }
-  }
-  if (slugs.length > MAX_SLUGS) {
-    throw badRequest(`Invalid query parameter '${name}': at most ${MAX_SLUGS} slugs`);
-  }
-  return [...new Set(slugs)];
-}

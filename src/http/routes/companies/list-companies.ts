@@ -1,49 +1,24 @@
 import { Type } from 'typebox';
+import { companyFilterParams, parseCompanyFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
-import {
-  type CompanyCategory,
-  type CompanyFilters,
-  type CompanyListItem,
-  TAG_DIMENSIONS,
-  type TagDimension,
-} from '../../../catalog/types.js';
+import type { CompanyListItem } from '../../../catalog/types.js';
 import { ListBody, sendJson } from '../../list-body.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
-import {
-  CompanyCategorySchema,
-  CompanyListItemSchema,
-  optionalText,
-  SearchParam,
-  slugListParam,
-  TagSlugsParam,
-} from '../../schemas/catalog.js';
+import { CompanyListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
 const Query = Type.Object(
   {
     search: SearchParam('company name, one-liner, description and research summary'),
-    industry: TagSlugsParam('industry'),
-    stage: TagSlugsParam('stage'),
-    ai_role: TagSlugsParam('ai_role'),
-    business_model: TagSlugsParam('business_model'),
-    funding_tier: TagSlugsParam('funding_tier'),
-    category: Type.Optional(CompanyCategorySchema),
+    ...companyFilterParams(),
     ...PageQuery(50, 100),
   },
   { additionalProperties: false },
 );
 
-/** Validated query -> filters: each tag dimension given is a set of slugs (OR), dimensions AND together. */
-export function companyFilters(q: Partial<Record<TagDimension, string>> & { category?: CompanyCategory }) {
-  const filters: CompanyFilters = {};
-  for (const dimension of TAG_DIMENSIONS) {
-    const slugs = slugListParam(dimension, q[dimension]);
-    if (slugs) filters.tags = { ...filters.tags, [dimension]: slugs };
-  }
-  if (q.category) filters.category = q.category;
-  return filters;
-}
+/** Validated query -> filters, as the filter declarations parse it (catalog/fields/company-filters.ts). */
+export const companyFilters = parseCompanyFilters;
 
 /** GET /companies: active companies with tags, most active jobs first, or a ranked search shortlist. */
 export function listCompaniesRoute(app: App, catalog: CatalogService): void {

@@ -1,69 +1,23 @@
 import { Type } from 'typebox';
+import { jobFilterParams, parseJobFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
-import { CLIENT_FACING_CATEGORIES, type JobFilters, type RoleCategory } from '../../../catalog/types.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
-import {
-  JobListItemSchema,
-  optionalText,
-  RoleCategorySchema,
-  SearchParam,
-  slugParam,
-} from '../../schemas/catalog.js';
-import { errorResponses, listOf, PageQuery, QueryBoolean } from '../../schemas/common.js';
+import { JobListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
+import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
 /** GET /jobs's query: its filters, search and paging (the job feed takes the same). */
 export const JobsQuery = Type.Object(
   {
-    role_category: Type.Optional(RoleCategorySchema),
-    client_facing: QueryBoolean(
-      'true: only the seven client-facing categories (intersected with role_category when both are given); ' +
-        'false or absent: no category restriction',
-    ),
-    company: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        description: 'Company slug (case-insensitive)',
-        examples: ['anthropic'],
-      }),
-    ),
-    location: Type.Optional(
-      Type.String({
-        maxLength: 200,
-        description: 'Case-insensitive partial match on the location; blank = no filter',
-        examples: ['london'],
-      }),
-    ),
-    remote_only: QueryBoolean('true: only remote jobs; false or absent: all'),
+    ...jobFilterParams(),
     search: SearchParam('job title and company name'),
     ...PageQuery(20, 50),
   },
   { additionalProperties: false },
 );
 
-/** Validated query -> filters. client_facing=true narrows to the client-facing categories (an intersection). */
-export function jobFilters(q: {
-  role_category?: RoleCategory;
-  client_facing?: boolean;
-  company?: string;
-  location?: string;
-  remote_only?: boolean;
-}): JobFilters {
-  const filters: JobFilters = {};
-  let categories: RoleCategory[] | undefined = q.role_category ? [q.role_category] : undefined;
-  if (q.client_facing === true) {
-    categories = (categories ?? [...CLIENT_FACING_CATEGORIES]).filter((c) =>
-      (CLIENT_FACING_CATEGORIES as readonly string[]).includes(c),
-    );
-  }
-  if (categories) filters.roleCategories = categories;
-  const company = slugParam('company', q.company);
-  if (company !== undefined) filters.companySlug = company;
-  const location = optionalText(q.location);
-  if (location !== undefined) filters.location = location;
-  if (q.remote_only === true) filters.remoteOnly = true;
-  return filters;
-}
+/** Validated query -> filters, as the filter declarations parse it (catalog/fields/job-filters.ts). */
+export const jobFilters = parseJobFilters;
 
 /** GET /jobs: active jobs, newest first, or a ranked search shortlist. */
 export function listJobsRoute(app: App, catalog: CatalogService): void {

@@ -1,0 +1,86 @@
+import type { TSchema } from 'typebox';
+import type { JobAttrs } from './job-record.js';
+
+/**
+ * The shape of a filter declaration. A filter of GET /jobs or GET /companies is declared once, as one of these
+ * descriptors (job-filters.ts, company-filters.ts); the query schemas, the filter types, the SQL WHERE clause,
+ * the counts, the replica's masks and predicates and its memo keys are derived from the lists (derive.ts).
+ */
+
+/** A validated query string (TypeBox has coerced booleans and checked enums and lengths). */
+export type Query = Readonly<Record<string, unknown>>;
+
+/** Where a declaration's SQL goes: `param` adds a value and returns its placeholder; `alias` names the table. */
+export interface SqlTarget {
+  param(value: unknown): string;
+  readonly alias: string;
+}
+
+/**
+ * The coded columns of the in-memory replica (role category, location, company, remote flag), which it scans as
+ * typed arrays. A filter that narrows by one of them says so here; the replica turns it into a mask over codes.
+ */
+export interface MaskBuilder {
+  /** Rows whose role category is one of these (an empty list admits nothing). */
+  roles(roles: readonly string[]): void;
+  /** Rows whose lower-cased location contains `needle` (already lower case). */
+  locationContains(needle: string): void;
+  /** Rows of the company with this slug (none when no company has it). */
+  company(slug: string): void;
+  /** Remote rows only. */
+  remoteOnly(): void;
+}
+
+/** How the in-memory replica applies a filter: a coded-column mask, or a predicate over the row's attributes. */
+export type ReplicaFilter<V> =
+  | { readonly mask: (value: V, masks: MaskBuilder) => void }
+  | { readonly test: (value: V) => (a: JobAttrs) => boolean };
+
+export interface JobFilterDecl<K extends string, V> {
+  /** The property of JobFilters that holds the parsed value. */
+  readonly key: K;
+  /** Query parameters this filter reads: each an optional TypeBox schema with description and example. */
+  readonly params: Readonly<Record<string, TSchema>>;
+  /** The validated query -> the filter's value (undefined: not filtering). Bad input throws badRequest. */
+  parse(q: Query): V | undefined;
+  /** A boolean SQL condition over `jobs` aliased `to.alias`. */
+  sql(value: V, to: SqlTarget): string;
+  /** How the replica applies it; null: the replica cannot, and listings and searches with it go to SQL. */
+  readonly replica: ReplicaFilter<V> | null;
+  /**
+   * A condition over the trigger-maintained count tables (job_counts, or job_place_counts when `placeCounts`),
+   * whose rows are (role_category, remote[, place]). Absent: totals with this filter are counted over jobs.
+   */
+  counts?(value: V, to: SqlTarget): string;
+  /** Its count condition reads job_place_counts' `place` column. */
+  readonly placeCounts?: boolean;
+  /** The value as it enters the replica's memo key (default: the value itself). */
+  memoKey?(value: V): unknown;
+  /** The name under which a facet of this field would be reported (the query parameter it narrows). */
+  readonly facet: string;
+  /**
+   * Changes what is listed rather than narrowing it: closed jobs are included (with `active: false`) and the
+   * order is by last change. Such a filter cannot be combined with search.
+   */
+  readonly delta?: boolean;
+}
+
+export interface CompanyFilterDecl<K extends string, V> {
+  readonly key: K;
+  readonly params: Readonly<Record<string, TSchema>>;
+  parse(q: Query): V | undefined;
+  /** A boolean SQL condition over `companies` aliased `to.alias`. */
+  sql(value: V, to: SqlTarget): string;
+  /** The same condition over the replica's company attributes. */
+  test(value: V): (a: { category: string; tags: ReadonlySet<string> }) => boolean;
+  readonly facet: string;
+}
+
+/** Declares a job filter, keeping its key and value types for JobFilters. */
+export const jobFilter = <K extends string, V>(d: JobFilterDecl<K, V>): JobFilterDecl<K, V> => d;
+export const companyFilter = <K extends string, V>(d: CompanyFilterDecl<K, V>): CompanyFilterDecl<K, V> => d;
+
+/** The filters object a list of declarations describes: each key optional, holding its parsed value. */
+export type FiltersOf<L extends readonly { key: string; parse(q: Query): unknown }[]> = {
+  [D in L[number] as D['key']]?: Exclude<ReturnType<D['parse']>, undefined>;
+};

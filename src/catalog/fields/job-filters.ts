@@ -1,0 +1,253 @@
+import { Type } from 'typebox';
+import { badRequest } from '../../errors.js';
+import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../vocabulary.js';
+import { type FiltersOf, jobFilter } from './define.js';
+import {
+  escapeLike,
+  optionalText,
+  QueryBoolean,
+  QueryText,
+  RoleCategorySchema,
+  slugParam,
+} from './params.js';
+
+/**
+ * The filters of GET /jobs, each declared once (see define.ts for what a declaration carries). To add a filter,
+ * add a declaration to JOB_FILTERS; if it reads a job field the replica does not keep yet, add that field to
+ * JOB_RECORD (job-record.ts).
+ */
+
+const CLIENT_FACING: readonly string[] = CLIENT_FACING_CATEGORIES;
+const MAX_DEPARTMENTS = 50;
+
+/** role_category and client_facing: one set of categories (client_facing=true intersects role_category). */
+const roleCategories = jobFilter({
+  key: 'roleCategories',
+  facet: 'role_category',
+  params: {
+    role_category: Type.Optional(RoleCategorySchema),
+    client_facing: QueryBoolean(
+      'true: only the seven client-facing categories (intersected with role_category when both are given); ' +
+        'false or absent: no category restriction',
+    ),
+  },
+  parse(q): RoleCategory[] | undefined {
+    let categories = q.role_category ? [q.role_category as RoleCategory] : undefined;
+    if (q.client_facing === true) {
+      categories = (categories ?? [...CLIENT_FACING_CATEGORIES]).filter((c) => CLIENT_FACING.includes(c));
+    }
+    return categories;
+  },
+  // An empty list matches nothing (role_category=engineering with client_facing=true).
+  sql: (v, to) =>
+    v.length === 1
+      ? `${to.alias}.role_category = ${to.param(v[0])}`
+      : `${to.alias}.role_category = ANY(${to.param(v)}::text[])`,
+  replica: { mask: (v, m) => m.roles(v) },
+  counts: (v, to) => `role_category = ANY(${to.param(v)}::text[])`,
+  memoKey: (v) => [...v].sort(),
+});
+
+const companySlug = jobFilter({
+  key: 'companySlug',
+  facet: 'company',
+  params: { company: QueryText('Company slug (case-insensitive)', 'anthropic') },
+  parse: (q) => slugParam('company', q.company),
+  sql: (v, to) => `${to.alias}.company_id = (SELECT fc.id FROM companies fc WHERE fc.slug = ${to.param(v)})`,
+  replica: { mask: (v, m) => m.company(v) },
+  // No count table by company: the total is counted over the company's rows through jobs_company_idx.
+});
+
+/** lower(location) LIKE %x%, which the trigram index jobs_location_trgm_idx serves. */
+const location = jobFilter({
+  key: 'location',
+  facet: 'location',
+  params: {
+    location: QueryText('Case-insensitive partial match on the location; blank = no filter', 'london'),
+  },
+  parse: (q) => optionalText(q.location),
+  sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
+  replica: { mask: (v, m) => m.locationContains(v.toLowerCase()) },
+  counts: (v, to) => `place LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
+  placeCounts: true,
+  memoKey: (v) => v.toLowerCase(),
+});
+
+const remoteOnly = jobFilter({
+  key: 'remoteOnly',
+  facet: 'remote_only',
+  params: { remote_only: QueryBoolean('true: only remote jobs; false or absent: all') },
+  parse: (q) => (q.remote_only === true ? true : undefined),
+  sql: (_v, to) => `${to.alias}.remote`,
+  replica: { mask: (_v, m) => m.remoteOnly() },
+  counts: () => 'remote',
+});
+
+/** Comma-separated departments, each matched whole and case-insensitively; blank entries are ignored. */
+const department = jobFilter({
+  key: 'department',
+  facet: 'department',
+  params: {
+    department: QueryText(
+      'Comma-separated departments (see a job detail); case-insensitive exact match of any of them; blank = no filter',
+      'Sales,Customer Success',
+      2000,
+    ),
+  },
+  parse(q): string[] | undefined {
+    const names = (optionalText(q.department) ?? '')
+      .split(',')
+      .map((d) => d.trim().toLowerCase())
+      .filter((d) => d !== '');
+    if (names.length > MAX_DEPARTMENTS) {
+      throw badRequest(`Invalid query parameter 'department': at most ${MAX_DEPARTMENTS} departments`);
+    }
+    return names.length > 0 ? [...new Set(names)] : undefined;
+  },
+  sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
+  replica: {
+    test(v) {
+      const wanted = new Set(v);
+      return (a) => a.department !== null && wanted.has(a.department.toLowerCase());
+    },
+  },
+  memoKey: (v) => [...v].sort(),
+});
+
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date (midnight UTC) or date-time (UTC when it names no offset; fractions down to microseconds) as
+ * microseconds since the epoch and the same instant as a timestamptz literal; a 400 naming `name` otherwise.
+ */
+function instantParam(name: string, value: unknown): { us: number; sql: string } | undefined {
+  const text = optionalText(value);
+  if (text === undefined) return undefined;
+  const m = ISO_INSTANT.exec(text);
+  const ms = m
+    ? Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2]?.length === 5 ? ':00' : ''}${m[4] ?? 'Z'}`)
+    : NaN;
+  // Date.parse rolls 2026-02-30 over to March: the day must read back as written (offsets aside).
+  const valid =
+    m && !Number.isNaN(ms) && (m[4] !== undefined || new Date(ms).toISOString().startsWith(m[1]!));
+  if (!valid) {
+    throw badRequest(
+      `Invalid query parameter '${name}': '${text}' is not an ISO 8601 date (2026-11-20) or date-time ` +
+        '(2026-11-20T09:30:00Z)',
+    );
+  }
+  const fraction = (m[3] ?? '').padEnd(6, '0');
+  const us = ms * 1000 + Number(fraction);
+  const iso = new Date(ms + Math.floor(Number(fraction) / 1000)).toISOString();
+  return { us, sql: `${iso.slice(0, 23)}${fraction.slice(3)}Z` };
+}
+
+type Instant = NonNullable<ReturnType<typeof instantParam>>;
+
+/** posted_since (inclusive) and posted_before (exclusive): a window on posted_at. */
+const posted = jobFilter({
+  key: 'posted',
+  facet: 'posted_at',
+  params: {
+    posted_since: QueryText(
+      'Only jobs posted at or after this instant: ISO 8601 date (UTC midnight) or date-time',
+      '2026-11-01',
+      40,
+    ),
+    posted_before: QueryText(
+      'Only jobs posted before this instant: ISO 8601 date (UTC midnight) or date-time',
+      '2026-11-20T00:00:00Z',
+      40,
+    ),
+  },
+  parse(q): { since?: Instant; before?: Instant } | undefined {
+    const since = instantParam('posted_since', q.posted_since);
+    const before = instantParam('posted_before', q.posted_before);
+    if (!since && !before) return undefined;
+    return { ...(since && { since }), ...(before && { before }) };
+  },
+  sql: (v, to) =>
+    [
+      v.since && `${to.alias}.posted_at >= ${to.param(v.since.sql)}::timestamptz`,
+      v.before && `${to.alias}.posted_at < ${to.param(v.before.sql)}::timestamptz`,
+    ]
+      .filter(Boolean)
+      .join(' AND '),
+  replica: {
+    test(v) {
+      const since = v.since?.us ?? Number.NEGATIVE_INFINITY;
+      const before = v.before?.us ?? Number.POSITIVE_INFINITY;
+      return (a) => a.postedAtUs >= since && a.postedAtUs < before;
+    },
+  },
+  memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
+});
+
+/**
+ * When a job last changed as a list item shows it, to the millisecond its updatedAt shows: its row's updated_at
+ * (the writers set it when a listed field changes or the job closes) or its company's (a rename changes the
+ * job's item too), whichever is later.
+ */
+export const jobChangedAt = (alias: string) =>
+  `date_trunc('milliseconds', greatest(${alias}.updated_at, ` +
+  `(SELECT uc.updated_at FROM companies uc WHERE uc.id = ${alias}.company_id)))`;
+
+/**
+ * updated_since (exclusive) and after_id: delta sync. Lists the jobs changed after the instant, closed ones
+ * included, in order of change then id; after_id continues after that job among those changed at the very
+ * instant (keyset paging: pass the last item's updatedAt and id). Served by SQL only.
+ */
+const updatedSince = jobFilter({
+  key: 'updatedSince',
+  facet: 'updated_since',
+  delta: true,
+  params: {
+    updated_since: QueryText(
+      'Delta sync: jobs whose listed fields changed, or that closed, after this instant (ISO 8601, compared to ' +
+        'the millisecond), closed ones included with active: false; ordered by updatedAt, then id. Not with search',
+      '2026-11-20T09:30:00.000Z',
+      40,
+    ),
+    after_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'With updated_since: continue after this job among those changed at exactly updated_since (pass the ' +
+          'last item’s updatedAt and id to read the next page)',
+        examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'],
+      }),
+    ),
+  },
+  parse(q): { since: string; afterId?: string } | undefined {
+    const since = instantParam('updated_since', q.updated_since);
+    const afterId = optionalText(q.after_id)?.toLowerCase();
+    if (!since) {
+      if (afterId) throw badRequest(`Invalid query parameter 'after_id': only with 'updated_since'`);
+      return undefined;
+    }
+    if (optionalText(q.search)) {
+      throw badRequest(`Invalid query parameter 'updated_since': cannot be combined with 'search'`);
+    }
+    // Compared at the millisecond precision of updatedAt, so a page's last item is a cursor that loses nothing.
+    const ms = new Date(Math.floor(since.us / 1000)).toISOString();
+    return afterId ? { since: ms, afterId } : { since: ms };
+  },
+  sql: (v, to) =>
+    v.afterId === undefined
+      ? `${jobChangedAt(to.alias)} > ${to.param(v.since)}::timestamptz`
+      : `(${jobChangedAt(to.alias)}, ${to.alias}.id) > (${to.param(v.since)}::timestamptz, ${to.param(v.afterId)}::uuid)`,
+  replica: null,
+});
+
+export const JOB_FILTERS = [
+  roleCategories,
+  companySlug,
+  location,
+  remoteOnly,
+  department,
+  posted,
+  updatedSince,
+] as const;
+
+/** Filters of GET /jobs, already validated. Search candidates must apply them too (never post-filter). */
+export type JobFilters = FiltersOf<typeof JOB_FILTERS>;

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { micros } from '../micros.js';
+import { TSV_FIELD, TSV_NULL, untsv } from './tsv.js';
+
+/**
+ * What the in-memory replica keeps of each active job: the fields its list items show, its order reads and its
+ * filters test. Declared once here; the replica's database reads (change feed and bulk load), its equality test,
+ * its snapshot columns and the snapshot format's fingerprint are derived from this list. A field added here is
+ * read, compared, saved and restored everywhere, and an older snapshot is refused.
+ */
+
+type FieldType = 'text' | 'nullable-text' | 'bool' | 'number';
+
+interface RecordField {
+  readonly name: string;
+  /** Its value over `jobs j`. */
+  readonly sql: string;
+  readonly type: FieldType;
+  /** Many jobs share few values (ids, categories, places): each distinct value is kept once in memory. */
+  readonly shared?: boolean;
+}
+
+export const JOB_RECORD = [
+  { name: 'companyId', sql: 'j.company_id', type: 'text', shared: true },
+  { name: 'role', sql: 'j.role_category', type: 'text', shared: true },
+  /** The location as written (list items show it). */
+  { name: 'place', sql: 'j.location', type: 'text', shared: true },
+  { name: 'remote', sql: 'j.remote', type: 'bool' },
+  { name: 'title', sql: 'j.title', type: 'text' },
+  { name: 'url', sql: 'j.url', type: 'text' },
+  /** posted_at in microseconds since the epoch: the /jobs order needs the database's full precision. */
+  { name: 'postedAtUs', sql: micros('j.posted_at'), type: 'number' },
+  /** Department or team as the posting names it (the department filter compares it case-insensitively). */
+  { name: 'department', sql: 'j.department', type: 'nullable-text', shared: true },
+] as const satisfies readonly RecordField[];
+
+type ValueOf<T extends FieldType> = T extends 'text'
+  ? string
+  : T extends 'nullable-text'
+    ? string | null
+    : T extends 'bool'
+      ? boolean
+      : number;
+
+/** A job as the replica's record declares it. */
+export type JobRecord = {
+  -readonly [F in (typeof JOB_RECORD)[number] as F['name']]: ValueOf<F['type']>;
+};
+
+/** A job's attributes in the replica: its record plus what is derived from it. */
+export type JobAttrs = JobRecord & {
+  /** lower(place), for the case-insensitive location filter. */
+  location: string;
+};
+
+const FIELDS: readonly RecordField[] = JOB_RECORD;
+
+/** The record's columns for a SELECT over `jobs j`, named as the record's fields. */
+export const JOB_RECORD_COLUMNS = FIELDS.map((f) => `${f.sql} AS "${f.name}"`).join(', ');
+
+/** The record's fields of a subquery `x` (selected with JOB_RECORD_COLUMNS) as tab-separated text fields. */
+export const JOB_RECORD_TSV = FIELDS.map((f) => tsvOf(f.type, `x."${f.name}"`)).join(', ');
+
+function tsvOf(type: FieldType, col: string): string {
+  switch (type) {
+    case 'text':
+      return TSV_FIELD(`${col}::text`);
+    case 'nullable-text':
+      return `coalesce(${TSV_FIELD(`${col}::text`)}, '${TSV_NULL}')`;
+    case 'bool':
+      return `CASE WHEN ${col} THEN '1' ELSE '0' END`;
+    case 'number':
+      return `${col}::text`;
+  }
+}
+
+/** Keeps one copy of each distinct string. */
+export type Intern = (value: string) => string;
+
+function decode(f: RecordField, field: string, intern: Intern): unknown {
+  switch (f.type) {
+    case 'bool':
+      return field === '1';
+    case 'number':
+      return Number(field);
+    case 'nullable-text':
+      if (field === TSV_NULL) return null;
+      return f.shared ? intern(untsv(field)) : untsv(field);
+    case 'text':
+      return f.shared ? intern(untsv(field)) : untsv(field);
+  }
+}
+
+/** The record in tab-separated fields from `at` on (see JOB_RECORD_TSV). */
+export function recordFromTsv(fields: readonly string[], at: number, intern: Intern): JobRecord {
+  const out: Record<string, unknown> = {};
+  FIELDS.forEach((f, i) => {
+    out[f.name] = decode(f, fields[at + i] ?? '', intern);
+  });
+  return out as JobRecord;
+}
+
+/** A record as the database driver returned it (numbers and booleans already typed), its shared strings interned. */
+export function recordFromRow(row: Readonly<Record<string, unknown>>, intern: Intern): JobRecord {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = row[f.name];
+    out[f.name] = f.shared && typeof v === 'string' ? intern(v) : f.type === 'number' ? Number(v) : v;
+  }
+  return out as JobRecord;
+}
+
+/** Whether two records hold the same values in every declared field. */
+export function sameRecord(a: JobRecord, b: JobRecord): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return FIELDS.every((f) => x[f.name] === y[f.name]);
+}
+
+/** Records as columns (one array per field): the snapshot's chunk layout. */
+export function recordColumns(records: readonly JobRecord[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const f of FIELDS) out[f.name] = records.map((r) => (r as Record<string, unknown>)[f.name]);
+  return out;
+}
+
+/** The i-th record of such columns; throws when a column is missing or short (a foreign or damaged file). */
+export function recordAt(columns: Readonly<Record<string, unknown[]>>, i: number): JobRecord {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const column = columns[f.name];
+    if (!column || i >= column.length) throw new Error(`snapshot chunk lacks field ${f.name}`);
+    out[f.name] = column[i];
+  }
+  return out as JobRecord;
+}
+
+/**
+ * A digest of the record's declaration (names, types, SQL) and of the company record's keys: the snapshot
+ * header carries it, and a snapshot written under another declaration is refused and rebuilt from the database.
+ */
+export function recordFingerprint(companyKeys: readonly string[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ jobs: FIELDS, companies: companyKeys }))
+    .digest('hex')
+    .slice(0, 16);
+}

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { badRequest } from '../../errors.js';
+import { COMPANY_CATEGORIES, ROLE_CATEGORIES } from '../vocabulary.js';
+
+/** Query-parameter building blocks shared by the filter declarations (and the response schemas that reuse them). */
+
+export const RoleCategorySchema = Type.Enum(ROLE_CATEGORIES, {
+  description:
+    'Role category. Client-facing: fde, solutions_engineer, csm, tam, sales_engineer, implementation, ' +
+    'professional_services. Broad: engineering, product, design, marketing, data, operations, sales, finance, hr, ' +
+    'legal, other.',
+  examples: ['fde'],
+});
+
+export const CompanyCategorySchema = Type.Enum(COMPANY_CATEGORIES, {
+  description: 'Company category',
+  examples: ['ai_native'],
+});
+
+/** An optional boolean query parameter (the query-string coercion turns "true"/"false" into booleans). */
+export const QueryBoolean = (description: string) =>
+  Type.Optional(Type.Boolean({ description: `${description} (true or false)` }));
+
+/** An optional free-text query parameter of at most `maxLength` characters. */
+export const QueryText = (description: string, example: string, maxLength = 200) =>
+  Type.Optional(Type.String({ maxLength, description, examples: [example] }));
+
+const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const MAX_SLUGS = 50;
+
+/** Trimmed text, or undefined when absent or blank (a cleared search box means "no search"). */
+export function optionalText(value: unknown): string | undefined {
+  const trimmed = typeof value === 'string' ? value.trim() : undefined;
+  return trimmed ? trimmed : undefined;
+}
+
+/** One slug, compared case-insensitively; anything else is a 400 naming the parameter. */
+export function slugParam(name: string, value: unknown): string | undefined {
+  const text = optionalText(value)?.toLowerCase();
+  if (text === undefined) return undefined;
+  if (!SLUG_RE.test(text)) {
+    throw badRequest(
+      `Invalid query parameter '${name}': '${text}' is not a slug (lower-case letters, digits and single hyphens)`,
+    );
+  }
+  return text;
+}
+
+/** Comma-separated slugs (spaces around commas allowed); blank = no filter. */
+export function slugListParam(name: string, value: unknown): string[] | undefined {
+  const text = optionalText(value);
+  if (text === undefined) return undefined;
+  const slugs = text.split(',').map((s) => s.trim().toLowerCase());
+  for (const slug of slugs) {
+    if (!SLUG_RE.test(slug)) {
+      throw badRequest(
+        `Invalid query parameter '${name}': ${slug ? `'${slug}' is not a tag slug` : 'empty entry in the list'}; ` +
+          'expected comma-separated slugs of lower-case letters, digits and hyphens',
+      );
+    }
+  }
+  if (slugs.length > MAX_SLUGS) {
+    throw badRequest(`Invalid query parameter '${name}': at most ${MAX_SLUGS} slugs`);
+  }
+  return [...new Set(slugs)];
+}
+
+/** Escapes LIKE wildcards so user input is matched literally (backslash is PostgreSQL's default escape). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}

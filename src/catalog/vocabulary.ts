@@ -1,0 +1,34 @@
+/** Vocabulary of the catalog (spec section 2): role and company categories, tag dimensions. */
+
+export const CLIENT_FACING_CATEGORIES = [
+  'fde',
+  'solutions_engineer',
+  'csm',
+  'tam',
+  'sales_engineer',
+  'implementation',
+  'professional_services',
+] as const;
+
+export const BROAD_CATEGORIES = [
+  'engineering',
+  'product',
+  'design',
+  'marketing',
+  'data',
+  'operations',
+  'sales',
+  'finance',
+  'hr',
+  'legal',
+  'other',
+] as const;
+
+export const ROLE_CATEGORIES = [...CLIENT_FACING_CATEGORIES, ...BROAD_CATEGORIES] as const;
+export type RoleCategory = (typeof ROLE_CATEGORIES)[number];
+
+export const COMPANY_CATEGORIES = ['enterprise_ai', 'public_saas', 'ai_native', 'other'] as const;
+export type CompanyCategory = (typeof COMPANY_CATEGORIES)[number];
+
+export const TAG_DIMENSIONS = ['industry', 'stage', 'business_model', 'ai_role', 'funding_tier'] as const;
+export type TagDimension = (typeof TAG_DIMENSIONS)[number];

@@ -1,0 +1,137 @@
+import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../catalog/fields/company-record.js';
+import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../catalog/fields/job-record.js';
+
+/**
+ * The rows of the in-process catalog index as read from the database and the snapshot: their attribute types,
+ * the SQL that reads them, and the listener interface derived structures implement.
+ */
+
+export interface CatalogIndexOptions {
+  /** Embedder identity: only vectors of this model are loaded. */
+  model: string;
+  now?: () => number;
+  /** Re-read window for out-of-order sequence commits in ms (default 10000 on PostgreSQL, 0 on PGlite). */
+  lagMs?: number;
+  /** Period of the full re-read in ms (default 10 minutes on PostgreSQL, never on PGlite). */
+  fullReloadMs?: number;
+  /**
+   * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
+   * bulk load at start, written after a bulk load and by saveSnapshot().
+   */
+  snapshotPath?: string;
+  /** Background failures (snapshot writes) that must be logged but not thrown. */
+  onError?: (err: unknown, msg: string) => void;
+  /**
+   * From this many job vectors, each job scan's pass over every row runs on a worker thread while the event loop
+   * ranks the keyword lists (scan-thread.ts); 0 or absent: never.
+   */
+  scanThreadRows?: number;
+}
+
+/**
+ * Told of every change the index applies (bulk load, snapshot, change-feed deltas), after it is applied: derived
+ * in-memory structures (the /jobs listing, keyword structures) follow the index without polling the database.
+ */
+export interface IndexListener {
+  jobPut?(id: string, attrs: JobAttrs, old: JobAttrs | undefined): void;
+  jobRemoved?(id: string, old: JobAttrs): void;
+  companyPut?(id: string, attrs: CompanyAttrs, old: CompanyAttrs | undefined): void;
+  companyRemoved?(id: string, old: CompanyAttrs): void;
+  /** Everything was dropped (a full reload follows). */
+  cleared?(): void;
+}
+
+export interface CompanyAttrs {
+  name: string;
+  slug: string;
+  category: string;
+  /** "dimension:slug" of every attached tag. */
+  tags: Set<string>;
+  active: boolean;
+  domain: string;
+  oneLiner: string;
+  /** The column the /companies order reads (kept by the writers). */
+  activeJobCount: number;
+  /** lower(name) as the database computes it: the /companies tie-break compares it. */
+  nameKey: string;
+  /** Attached tags as list items show them, in the database's order (lower(value), slug). */
+  tagList: TagRef[];
+  detail: CompanyDetailAttrs;
+}
+
+/** A tag as a company list item shows it. */
+export interface TagRef {
+  dimension: string;
+  value: string;
+  slug: string;
+}
+
+/** A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides. */
+export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null };
+
+export interface CompanyRow {
+  id: string;
+  name: string;
+  slug: string;
+  category: string;
+  active: boolean;
+  domain: string;
+  one_liner: string;
+  active_job_count: number;
+  name_key: string;
+  tags: TagRef[] | null;
+  detail: CompanyDetailAttrs;
+  vector: Uint8Array | null;
+}
+
+/**
+ * Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) and, on PGlite, how long one
+ * query holds the event loop (~90 ms); requests get a turn between chunks.
+ */
+export const BULK_CHUNK = 5_000;
+
+/** The longest the snapshot load keeps the event loop before letting waiting requests run. */
+export const LOAD_SLICE_MS = 4;
+
+export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
+export const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
+
+export const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
+    c.active_job_count, lower(c.name) AS name_key, e.vector,
+    (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
+        ORDER BY lower(t.value), t.slug)
+      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
+    ${COMPANY_DETAIL} AS detail
+  FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
+
+export const JOB_SELECT = `SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
+  FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
+
+export function bytesToVector(bytes: Uint8Array): Float32Array {
+  // A copy: driver buffers may start at offsets that are not multiples of 4.
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer);
+}
+
+export function vectorToBytes(v: Float32Array): Uint8Array {
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
+export function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
+  return (
+    a.name === b.name &&
+    a.slug === b.slug &&
+    a.category === b.category &&
+    a.active === b.active &&
+    a.domain === b.domain &&
+    a.oneLiner === b.oneLiner &&
+    a.activeJobCount === b.activeJobCount &&
+    a.nameKey === b.nameKey &&
+    // Small values, compared whole: a change to any tag or detail field is a change.
+    JSON.stringify(a.tagList) === JSON.stringify(b.tagList) &&
+    JSON.stringify(a.detail) === JSON.stringify(b.detail)
+  );
+}

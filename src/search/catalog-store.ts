@@ -1,0 +1,392 @@
+import { rmSync } from 'node:fs';
+import {
+  type Intern,
+  JOB_RECORD_COLUMNS,
+  JOB_RECORD_TSV,
+  type JobAttrs,
+  type JobRecord,
+  recordFromRow,
+  recordFromTsv,
+  sameRecord,
+} from '../catalog/fields/job-record.js';
+import { tsvRows } from '../catalog/fields/tsv.js';
+import { companyPredicate } from '../catalog/filters.js';
+import type { CompanyFilters, JobFilters } from '../catalog/types.js';
+import type { Db } from '../db/port.js';
+import {
+  BULK_CHUNK,
+  bytesToVector,
+  type CatalogIndexOptions,
+  type CompanyAttrs,
+  type CompanyRow,
+  type IndexListener,
+  type JobRow,
+  LAST_SEQ,
+  LOAD_SLICE_MS,
+  sameCompany,
+  type TagRef,
+  ZERO_UUID,
+} from './catalog-rows.js';
+import { readSnapshot, writeSnapshot } from './index-snapshot.js';
+import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
+import { ScanThread } from './scan-thread.js';
+import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
+
+/**
+ * The rows of the in-process catalog index and how they are kept: jobs and companies with their vectors and
+ * attributes, the codes and columns the filters scan, interned strings and tags, the bulk read from the database
+ * and the snapshot file. CatalogIndex (catalog-index.ts) adds the change feed that keeps it current.
+ */
+
+/** The store under CatalogIndex: rows, codes, interned values and their bulk reads. */
+export abstract class CatalogStore {
+  /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
+  readonly jobCodes = new JobCodes();
+  protected readonly jobColumns = new JobColumns(this.jobCodes);
+  readonly jobs: VectorIndex<JobAttrs>;
+  /** Runs the job scans' kernel on a second core (CatalogIndexOptions.scanThreadRows). */
+  protected readonly scans: ScanThread | undefined;
+  readonly companies = new VectorIndex<CompanyAttrs>();
+  protected readonly slugToCompany = new Map<string, string>();
+  /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
+  protected readonly places = new Map<string, number>();
+  protected readonly listeners: IndexListener[] = [];
+  /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
+  protected readonly shared = new Map<string, string>();
+  /** Interned tags of company attributes (see tag). */
+  protected readonly tags = new Map<string, { ref: TagRef; key: string }>();
+  /** Bumped by every change applied: derived structures compare it to know they are current. */
+  generation = 0;
+
+  constructor(
+    protected readonly db: Db,
+    protected readonly opts: CatalogIndexOptions,
+  ) {
+    const minRows = opts.scanThreadRows ?? 0;
+    this.scans =
+      minRows > 0
+        ? new ScanThread((err) =>
+            opts.onError?.(err, 'search scan thread failed; scanning on the event loop'),
+          )
+        : undefined;
+    this.jobs = new VectorIndex<JobAttrs>({
+      columns: this.jobColumns,
+      ...(this.scans ? { thread: { scans: this.scans, minRows } } : {}),
+    });
+  }
+
+  /** Empties everything (a full load follows). */
+  protected abstract clearAll(): void;
+
+  /** Drops every row and interned value, telling the listeners. */
+  protected clearRows(): void {
+    this.generation++;
+    for (const l of this.listeners) l.cleared?.();
+    this.jobs.clear();
+    this.companies.clear();
+    this.slugToCompany.clear();
+    this.places.clear();
+    this.shared.clear();
+    this.tags.clear();
+  }
+
+  /**
+   * Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). A read that
+   * fails half-way (the file truncated under us) leaves an empty index and deletes the file: the caller then
+   * loads from the database. Returns the feed position the snapshot is complete up to, undefined when not read.
+   */
+  protected async readSnapshotFile(path: string): Promise<number | undefined> {
+    const snap = await readSnapshot(path, this.opts.model);
+    if (!snap) return undefined;
+    try {
+      const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
+      if ((last?.v ?? 0) < snap.seen) return undefined;
+      this.companies.reserve(snap.companies.length, snap.dims);
+      this.jobs.reserve(snap.jobCount, snap.dims);
+      // Requests arriving during a restart's warm-up (answered from the database meanwhile) get a turn at least
+      // every LOAD_SLICE_MS: a fixed count of rows per turn made the first answer after a restart wait behind
+      // slices of ~20–90 ms (5,000 jobs; all 5,000 companies in one).
+      let sliceStart = performance.now();
+      let i = 0;
+      const due = () => (++i & 127) === 0 && performance.now() - sliceStart >= LOAD_SLICE_MS;
+      const turn = async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      };
+      for (const c of snap.companies) {
+        if (due()) await turn();
+        const row: CompanyRow = {
+          id: c.id,
+          name: c.name,
+          slug: c.slug,
+          category: c.category,
+          active: c.active,
+          domain: c.domain,
+          one_liner: c.oneLiner,
+          active_job_count: c.activeJobCount,
+          name_key: c.nameKey,
+          tags: c.tagList,
+          detail: c.detail,
+          vector: null,
+        };
+        this.putCompany(row, c.vector);
+      }
+      for await (const j of snap.jobs()) {
+        // The index is empty here: no previous attributes to unplace.
+        const attrs = this.jobAttrs(recordFromRow(j, this.intern));
+        this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
+        this.jobs.upsert(j.id, attrs, j.vector);
+        for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
+        if (due()) await turn();
+      }
+    } catch (err) {
+      this.clearAll();
+      rmSync(path, { force: true });
+      this.opts.onError?.(err, 'search index snapshot could not be read; loading from the database');
+      return undefined;
+    } finally {
+      await snap.close().catch(() => {});
+    }
+    this.generation++;
+    return snap.seen;
+  }
+
+  /**
+   * Writes the index to the snapshot file, complete up to `seen` on the change feed. Failures are reported, never
+   * thrown: the snapshot only saves start-up time.
+   */
+  protected writeSnapshotFile(path: string, seen: number): boolean {
+    try {
+      const companies = [...this.companies.entries()].map(([id, a]) => ({
+        id,
+        name: a.name,
+        slug: a.slug,
+        category: a.category,
+        active: a.active,
+        domain: a.domain,
+        oneLiner: a.oneLiner,
+        activeJobCount: a.activeJobCount,
+        nameKey: a.nameKey,
+        tagList: a.tagList,
+        detail: a.detail,
+        vector: this.companies.storedOf(id),
+      }));
+      const jobs = [...this.jobs.entries()].map(([id, a]) => ({
+        id,
+        ...recordFromRow(a, (v) => v),
+        vector: this.jobs.storedOf(id),
+      }));
+      const dims = this.jobs.dimension || this.companies.dimension;
+      writeSnapshot(path, { model: this.opts.model, dims, seen, companies, jobs });
+      return true;
+    } catch (err) {
+      this.opts.onError?.(err, 'search index snapshot could not be written');
+      return false;
+    }
+  }
+
+  /**
+   * Active jobs in chunks of BULK_CHUNK, each chunk one row: attributes as tab-separated lines (text fields
+   * escaped, see TSV_FIELD) and the vectors concatenated in base64. PGlite parses rows and bytea values slowly
+   * (~5x slower than this for 20k rows).
+   */
+  protected async bulkLoadJobs(): Promise<void> {
+    let after: string | undefined = ZERO_UUID;
+    while (after !== undefined) {
+      after = await this.readJobChunk(after, false);
+      // On PGlite the next chunk would otherwise be queued before any waiting request's query.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * Up to BULK_CHUNK jobs with ids after `after`, applied to the index: active ones only for a load, every one
+   * for a re-read (a job deactivated by a late commit must leave). Returns the id to continue after, or
+   * undefined when none are left.
+   */
+  protected async readJobChunk(after: string, withInactive: boolean): Promise<string | undefined> {
+    const [chunk] = await this.db.query<{
+      n: number;
+      last: string | null;
+      rows: string | null;
+      vectors: string | null;
+    }>(
+      `SELECT count(*)::int AS n, max(x.id::text) AS last,
+              string_agg(concat_ws(E'\t', x.id, CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END,
+                CASE WHEN x.active THEN '1' ELSE '0' END, ${JOB_RECORD_TSV}), E'\n' ORDER BY x.id) AS rows,
+              encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
+         FROM (SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
+                 FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
+                WHERE ($4 OR j.active) AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
+      [this.opts.model, after, BULK_CHUNK, withInactive],
+    );
+    if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
+    const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
+    const lines = tsvRows(chunk.rows);
+    const withVector = lines.filter((l) => l[1] === '1').length;
+    const width = withVector > 0 ? bytes.length / withVector : 0;
+    let offset = 0;
+    for (const line of lines) {
+      let vector: Uint8Array | null = null;
+      if (line[1] === '1') {
+        vector = bytes.subarray(offset, offset + width);
+        offset += width;
+      }
+      const record = recordFromTsv(line, 3, this.intern);
+      this.putJob({ ...record, id: line[0]!, active: line[2] === '1', vector });
+    }
+    return chunk.n < BULK_CHUNK ? undefined : chunk.last;
+  }
+
+  listen(listener: IndexListener): void {
+    this.listeners.push(listener);
+  }
+
+  protected putCompany(
+    r: CompanyRow,
+    vector: Float32Array | StoredVector | null = r.vector ? bytesToVector(r.vector) : null,
+  ): void {
+    const old = this.companies.attributes(r.id);
+    if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
+      this.slugToCompany.delete(old.slug);
+    this.slugToCompany.set(r.slug, r.id);
+    const tagged = (r.tags ?? []).map((t) => this.tag(t));
+    const tagList = tagged.map((t) => t.ref);
+    const attrs: CompanyAttrs = {
+      name: r.name,
+      slug: r.slug,
+      category: r.category,
+      tags: new Set(tagged.map((t) => t.key)),
+      active: r.active,
+      domain: r.domain,
+      oneLiner: r.one_liner,
+      activeJobCount: r.active_job_count,
+      nameKey: r.name_key,
+      tagList,
+      detail: r.detail,
+    };
+    // As putJob: a re-read within the lag window returns the same rows again, and bumping the generation for
+    // them would drop every kept shortlist and cached answer keyed on it.
+    if (
+      old &&
+      (vector === null || vector instanceof Float32Array) &&
+      sameCompany(old, attrs) &&
+      this.companies.holds(r.id, vector)
+    )
+      return;
+    this.companies.upsert(r.id, attrs, vector);
+    this.generation++;
+    for (const l of this.listeners) l.companyPut?.(r.id, attrs, old);
+  }
+
+  /**
+   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: 5,000
+   * companies with ~7 tags each otherwise hold ~35k copies of a few hundred tags (~6 MB).
+   */
+  protected tag(t: TagRef): { ref: TagRef; key: string } {
+    const key = `${t.dimension}:${t.slug}`;
+    const known = this.tags.get(key);
+    if (known && known.ref.value === t.value) return known;
+    const tag = { ref: Object.freeze({ dimension: t.dimension, value: t.value, slug: t.slug }), key };
+    this.tags.set(key, tag);
+    return tag;
+  }
+
+  protected removeCompany(id: string): void {
+    const old = this.companies.attributes(id);
+    if (!old) return;
+    if (this.slugToCompany.get(old.slug) === id) this.slugToCompany.delete(old.slug);
+    this.companies.remove(id);
+    this.generation++;
+    for (const l of this.listeners) l.companyRemoved?.(id, old);
+  }
+
+  protected putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
+    if (!r.active) {
+      this.removeJob(r.id);
+      return;
+    }
+    const old = this.jobs.attributes(r.id);
+    const attrs = this.jobAttrs(recordFromRow(r, this.intern));
+    // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
+    if (old && sameRecord(old, attrs) && this.jobs.holds(r.id, vector)) return;
+    if (old) this.unplace(old.location);
+    this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
+    this.jobs.upsert(r.id, attrs, vector);
+    this.generation++;
+    for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
+  }
+
+  /**
+   * Strings many jobs share (company ids, roles, locations: the record's shared fields) stored once: 100k jobs
+   * otherwise hold 100k copies of a few thousand values (~17 MB).
+   */
+  protected readonly intern: Intern = (v) => {
+    const known = this.shared.get(v);
+    if (known !== undefined) return known;
+    this.shared.set(v, v);
+    return v;
+  };
+
+  /** A job's attributes: its record, interned, and the lower-cased location the filters read. */
+  protected jobAttrs(record: JobRecord): JobAttrs {
+    return { ...record, location: this.intern(record.place.toLowerCase()) };
+  }
+
+  protected removeJob(id: string): void {
+    const old = this.jobs.attributes(id);
+    if (!old) return;
+    this.unplace(old.location);
+    this.jobs.remove(id);
+    this.generation++;
+    for (const l of this.listeners) l.jobRemoved?.(id, old);
+  }
+
+  protected unplace(location: string): void {
+    const n = (this.places.get(location) ?? 0) - 1;
+    if (n > 0) this.places.set(location, n);
+    else this.places.delete(location);
+  }
+
+  /** The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`. */
+  locationsWith(terms: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (const loc of this.places.keys()) if (terms.some((t) => loc.includes(t))) out.add(loc);
+    return out;
+  }
+
+  /** Those of `terms` that occur in at least one active job's location (distinct locations are few). */
+  placesMatching(terms: readonly string[]): string[] {
+    return terms.filter((t) => {
+      for (const loc of this.places.keys()) if (loc.includes(t)) return true;
+      return false;
+    });
+  }
+
+  /** The company with this slug (as stored: lower case), active or not; the job filter `company` resolves it. */
+  companyIdBySlug(slug: string): string | undefined {
+    return this.slugToCompany.get(slug);
+  }
+
+  /**
+   * The job filters as masks over row codes (job-columns.ts), null when they admit every job. Valid until the
+   * next change is applied: build them in the same synchronous stretch as the lists that use them.
+   */
+  jobMasks(filters: JobFilters): RowMasks | null {
+    return this.jobCodes.masks(filters, (slug) => this.slugToCompany.get(slug));
+  }
+
+  /** The job slots at the locations the masks admit (TopK.within), for masks that name few locations. */
+  jobsAtLocations(masks: RowMasks): Int32Array {
+    return this.jobColumns.atLocations(masks);
+  }
+
+  /** A TopK.admit for the job vectors from masks (undefined: every row). */
+  jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
+    return masks === null ? undefined : this.jobColumns.admit(masks);
+  }
+
+  searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
+    return this.companies.search(query, k, companyPredicate(filters), minScore);
+  }
+}
