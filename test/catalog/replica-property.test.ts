@@ -30,22 +30,34 @@ const job = fc.record({
   micros: fc.constantFrom(0, 1, 999),
   title: fc.subarray(WORDS, { minLength: 1, maxLength: 3 }),
   active: fc.boolean(),
+  pay: fc.option(
+    fc.record({
+      max: fc.constantFrom(50, 75, 12_500, 150_000),
+      period: fc.constantFrom('hour', 'month', 'year'),
+      currency: fc.constantFrom('USD', 'EUR'),
+    }),
+  ),
 });
 
 const iso = (minute: number) => new Date(BASE - minute * 60_000).toISOString();
-const query = fc.record(
-  {
-    role_category: fc.constantFrom(...ROLES),
-    client_facing: fc.boolean(),
-    company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
-    location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
-    remote_only: fc.boolean(),
-    department: fc.constantFrom('sales', 'SALES,ops', 'customer success', ' , ', 'nobody'),
-    posted_since: fc.nat({ max: 6 }).map(iso),
-    posted_before: fc.nat({ max: 6 }).map(iso),
-  },
-  { requiredKeys: [] },
-);
+const query = fc
+  .record(
+    {
+      role_category: fc.constantFrom(...ROLES),
+      client_facing: fc.boolean(),
+      company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
+      location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
+      remote_only: fc.boolean(),
+      department: fc.constantFrom('sales', 'SALES,ops', 'customer success', ' , ', 'nobody'),
+      posted_since: fc.nat({ max: 6 }).map(iso),
+      posted_before: fc.nat({ max: 6 }).map(iso),
+      salary_min: fc.constantFrom(0, 100_000, 150_000, 156_000),
+      salary_currency: fc.constantFrom('usd', 'EUR'),
+    },
+    { requiredKeys: [] },
+    // salary_currency qualifies salary_min and is refused alone.
+  )
+  .map(({ salary_currency, ...q }) => (q.salary_min === undefined ? q : { ...q, salary_currency }));
 const page = fc.record({ limit: fc.integer({ min: 1, max: 8 }), offset: fc.nat({ max: 30 }) });
 
 const companies: { id: string; name: string }[] = [];
@@ -60,8 +72,9 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
       const c = companies[j.company]!;
       await tx.query(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
-           role_category, url, posted_at, active)
-         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10::timestamptz + make_interval(secs => $11), $12)`,
+           role_category, url, posted_at, active, salary_min, salary_max, salary_currency, salary_period, salary_source)
+         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10::timestamptz + make_interval(secs => $11), $12,
+                 $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END)`,
         [
           c.id,
           c.name,
@@ -75,6 +88,9 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
           iso(j.minute),
           j.micros / 1e6,
           j.active,
+          j.pay?.max ?? null,
+          j.pay?.currency ?? null,
+          j.pay?.period ?? null,
         ],
       );
     }
@@ -102,7 +118,15 @@ describe('replica and SQL read models', () => {
           await writeCatalog(jobs);
           // Each combination, and each of its filters alone (a rare filter is then never hidden by the others).
           const singles = cases.flatMap(([q, p]) =>
-            Object.entries(q).map(([k, v]) => [{ [k]: v }, p] as const),
+            Object.entries(q)
+              .filter(([k]) => k !== 'salary_currency')
+              .map(
+                ([k, v]) =>
+                  [
+                    k === 'salary_min' ? { [k]: v, salary_currency: (q as Record<string, unknown>).salary_currency } : { [k]: v },
+                    p,
+                  ] as const,
+              ),
           );
           for (const [q, p] of [...cases, ...singles]) {
             const filters = parseJobFilters(q);

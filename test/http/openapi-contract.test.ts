@@ -96,6 +96,11 @@ describe('the served document, through a client generated from it', () => {
     await success('getCompany', 200, { params: { id: String(companies[0]?.slug) } });
     await success('listTags', 200);
     await success('getStats', 200);
+    await success('getHome', 200);
+    await success('getJobFeed', 200, { query: { client_facing: 'true' } });
+    const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const listed = (await success('postMcp', 200, { body: rpc })) as { result: { tools: unknown[] } };
+    expect(listed.result.tools.length).toBeGreaterThan(0);
     const sighting = { source: 'contract-test', key: { domain: 'contractco.com' } };
     await success('appendSightings', 200, { token, body: { items: [sighting, { source: '' }] } });
     await success('listCandidates', 200, { token });

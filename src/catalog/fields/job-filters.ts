@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
 import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../vocabulary.js';
 import { type FiltersOf, jobFilter } from './define.js';
+import { ANNUAL_PAY_SQL } from './job-record.js';
 import {
   escapeLike,
   optionalText,
@@ -184,6 +185,49 @@ const posted = jobFilter({
 });
 
 /**
+ * salary_min (with salary_currency, default USD): jobs whose stated pay reaches at least this much a year, in that
+ * currency. The top of the range counts, annualised (ANNUAL_PAY_SQL); jobs stating no pay, or pay in another
+ * currency, do not match: amounts are never converted between currencies.
+ */
+const salary = jobFilter({
+  key: 'salary',
+  facet: 'salary',
+  params: {
+    salary_min: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100_000_000,
+        description:
+          'Only jobs whose stated pay range reaches at least this much per year (hourly × 2,080, daily × 260, ' +
+          'weekly × 52, monthly × 12), in salary_currency; jobs that state no pay are left out',
+        examples: [150000],
+      }),
+    ),
+    salary_currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{3}$',
+        description:
+          'ISO 4217 currency of salary_min (default USD); pay in other currencies is not converted',
+        examples: ['USD'],
+      }),
+    ),
+  },
+  parse(q): { min: number; currency: string } | undefined {
+    const currency = optionalText(q.salary_currency)?.toUpperCase();
+    if (q.salary_min === undefined) {
+      if (currency) throw badRequest(`Invalid query parameter 'salary_currency': only with 'salary_min'`);
+      return undefined;
+    }
+    return { min: q.salary_min as number, currency: currency ?? 'USD' };
+  },
+  sql: (v, to) =>
+    `${to.alias}.salary_currency = ${to.param(v.currency)} AND ` +
+    `${ANNUAL_PAY_SQL.replaceAll('j.', `${to.alias}.`)} >= ${to.param(v.min)}`,
+  replica: { test: (v) => (a) => a.payCurrency === v.currency && a.payYearMax >= v.min },
+  memoKey: (v) => [v.min, v.currency],
+});
+
+/**
  * When a job last changed as a list item shows it, to the millisecond its updatedAt shows: its row's updated_at
  * (the writers set it when a listed field changes or the job closes) or its company's (a rename changes the
  * job's item too), whichever is later.
@@ -246,6 +290,7 @@ export const JOB_FILTERS = [
   remoteOnly,
   department,
   posted,
+  salary,
   updatedSince,
 ] as const;
 

@@ -9,6 +9,14 @@ import { TSV_FIELD, TSV_NULL, untsv } from './tsv.js';
  * read, compared, saved and restored everywhere, and an older snapshot is refused.
  */
 
+/**
+ * The top of a job's stated pay range as a yearly amount, in the range's currency: per hour × 2,080, per day × 260,
+ * per week × 52, per month × 12 (full-time conventions). NULL when the job states no range.
+ */
+export const ANNUAL_PAY_SQL =
+  "(j.salary_max * CASE j.salary_period WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52 " +
+  "WHEN 'month' THEN 12 ELSE 1 END)::float8";
+
 type FieldType = 'text' | 'nullable-text' | 'bool' | 'number';
 
 interface RecordField {
@@ -32,6 +40,9 @@ export const JOB_RECORD = [
   { name: 'postedAtUs', sql: micros('j.posted_at'), type: 'number' },
   /** Department or team as the posting names it (the department filter compares it case-insensitively). */
   { name: 'department', sql: 'j.department', type: 'nullable-text', shared: true },
+  /** The top of the stated pay range per year, in its currency (ANNUAL_PAY_SQL); -1 when the job states none. */
+  { name: 'payYearMax', sql: `coalesce(${ANNUAL_PAY_SQL}, -1)`, type: 'number' },
+  { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },
 ] as const satisfies readonly RecordField[];
 
 type ValueOf<T extends FieldType> = T extends 'text'

@@ -29,6 +29,7 @@ export function jobFeedRoute(app: App, catalog: CatalogService, now: () => numbe
       config: { access: 'public', resource: 'jobs', cache: true },
       schema: {
         tags: ['catalog'],
+        operationId: 'getJobFeed',
         summary: 'Atom feed of a job listing',
         description:
           'Takes exactly the query of GET /jobs (filters, search, page, limit) and answers the same jobs as an Atom ' +

@@ -1,11 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { InjectApi } from '../../../mcp/api.js';
 import type { OpenApiDocument } from '../../../mcp/input-schemas.js';
 import { createMcpServer } from '../../../mcp/server.js';
 import type { Metrics } from '../../../metrics.js';
+import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
+
+/** One JSON-RPC 2.0 message, or a batch: the transport reads the rest. */
+const JsonRpcMessage = Type.Union(
+  [
+    Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true }),
+    Type.Array(Type.Object({ jsonrpc: Type.Literal('2.0') }, { additionalProperties: true }), {
+      minItems: 1,
+    }),
+  ],
+  {
+    description:
+      'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)',
+  },
+);
+
+const JsonRpcResponse = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(
+      Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * Marks the API calls a tool makes on behalf of an MCP request. The MCP request itself was counted by the guard
@@ -30,13 +58,26 @@ export function mcpRoute(app: App, root: FastifyInstance, metrics: Metrics, secr
     config: { access: 'public' },
     schema: {
       tags: ['agents'],
+      operationId: 'postMcp',
       summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless)',
       description:
         'JSON-RPC 2.0 messages of the Model Context Protocol, one per POST (Accept: application/json, ' +
         'text/event-stream). Anonymous callers get the read tools; a bearer token adds get_dossier, ' +
-        'onboard_company and workflow_status. Each message counts as one request against the rate limit.',
+        'onboard_company and workflow_status. Each message counts as one request against the rate limit. ' +
+        'Answers are JSON-RPC messages, not the API envelope (docs/agents.md).',
+      body: JsonRpcMessage,
+      response: {
+        200: {
+          description: 'The JSON-RPC response to a request',
+          content: { 'application/json': { schema: JsonRpcResponse } },
+        },
+        202: { description: 'A notification or response was accepted; no body', type: 'null' },
+        ...errorResponses(400, 413, 415),
+      },
     },
     handler: async (request, reply) => {
+      // Every answer here is JSON (no streams), so a client that accepts only JSON is served too.
+      request.raw.headers.accept = 'application/json, text/event-stream';
       const doc = root.swagger() as unknown as OpenApiDocument & { info: { version: string } };
       const api = new InjectApi(
         root as never,

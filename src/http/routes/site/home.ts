@@ -72,6 +72,7 @@ export function homeRoute(app: App, prefix: string): void {
       config: { access: 'public' },
       schema: {
         tags: ['system'],
+        operationId: 'getHome',
         summary: 'Where to start: the API entry points, or an HTML page for a client preferring text/html',
         produces: ['text/html', 'application/json'],
         response: {
