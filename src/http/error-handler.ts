@@ -33,6 +33,8 @@ export function statusOf(code: ErrorCode): number {
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  // RFC 9110 section 11.6.1: a 401 names the scheme that would be accepted.
+  if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer');
   return reply
     .status(err.status ?? statusOf(err.code))
     .send({ error: { code: err.code, message: err.message } });
