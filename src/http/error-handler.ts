@@ -148,6 +148,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The database refusing or dropping connections, all retryable: socket errors, SQLSTATE class 08 (connection
+ * exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections) and 55000 (the
+ * database is not accepting connections, e.g. while it is being created or dropped). Answered 503 with
+ * Retry-After on every endpoint.
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -155,9 +161,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
-  '08006',
-  '08001',
-  '08003',
+  '53300',
+  '55000',
 ]);
 
 // SQLSTATE data exceptions that only input can cause: untranslatable/invalid characters, bad text
@@ -171,7 +176,7 @@ function isInputRejectedByDatabase(err: unknown): boolean {
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
   const message = (err as { message?: unknown }).message;
   return (
     typeof message === 'string' &&

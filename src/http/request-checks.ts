@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AppError, badRequest } from '../errors.js';
+import { routeConfig } from './route-config.js';
 
 /**
  * An HTTP/1.1 request must name its Host (RFC 9112 section 3.2). Node's own check answers 400 with no body; the
@@ -36,8 +37,9 @@ function refuseNul(request: FastifyRequest): AppError | undefined {
   const parts: [string, unknown][] = [
     ['query parameter', request.query],
     ['path parameter', request.params],
-    ['field', request.body],
   ];
+  // A route that judges its body item by item (POST /discover) rejects such an item on its own, not the batch.
+  if (routeConfig(request).perItemBody !== true) parts.push(['field', request.body]);
   for (const [where, value] of parts) {
     const name = nulIn(value, '');
     if (name !== undefined) {
@@ -48,7 +50,8 @@ function refuseNul(request: FastifyRequest): AppError | undefined {
 }
 
 /**
- * Refuses NUL characters in query and path parameters and body strings before validation, naming the parameter:
+ * Refuses NUL characters in query and path parameters and body strings before validation, naming the parameter
+ * (or the field's path in the body):
  * the database refuses them (and would answer with an error naming nothing), so no handler may ever see one.
  */
 export function registerNulCheck(app: FastifyInstance): void {
