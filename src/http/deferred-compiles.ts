@@ -66,7 +66,11 @@ export function deferredValidatorFactory(deferred: DeferredCompiles): ValidatorF
     const servingOptions = (coerce: boolean) =>
       ({
         ...options,
-        customOptions: { ...options?.customOptions, validateSchema: false, ...(coerce ? {} : { coerceTypes: false }) },
+        customOptions: {
+          ...options?.customOptions,
+          validateSchema: false,
+          ...(coerce ? {} : { coerceTypes: false }),
+        },
       }) as typeof options;
     const compiler = deferred.defer(() => serving(externalSchemas, servingOptions(true)));
     // JSON bodies carry their own types: `"name": 123` or `"force": "true"` is refused, not coerced. Query

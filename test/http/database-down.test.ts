@@ -2,8 +2,8 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from 'n
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { parseConfig } from '../../src/config.js';
-import { createDeps, type Deps } from '../../src/deps.js';
 import { PostgresDb } from '../../src/db/postgres.js';
+import { createDeps, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import { freshDatabase, serverUrl, type TestDatabase } from '../support/db.js';
 
