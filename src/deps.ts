@@ -16,6 +16,7 @@ import { ResponseCache } from './http/response-cache.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
 import { componentLogger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { hostLabel } from './net/host-label.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
@@ -127,7 +128,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
       await searchParts.indexer.embedIds(kind, ids);
     };
-    const onOutbound = (host: string, outcome: string) => metrics.outboundRequests.inc({ host, outcome });
+    const onOutbound = (host: string, outcome: string) =>
+      metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
     const researchParts = new ResearchParts({ config, db, now, embed, onOutbound });
     closers.push(() => researchParts.close());
     const pipeline = new Pipeline({
