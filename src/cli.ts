@@ -3,7 +3,7 @@ import { TokenService } from './auth/tokens.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
-import { holdEventLoop } from './hold-event-loop.js';
+import { holdEventLoop } from './runtime/hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
 

@@ -1,4 +1,3 @@
-import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.js';
 
@@ -47,7 +46,7 @@ function requestSerializer(req: LoggedRequest) {
 }
 
 /** pino options: JSON lines in production, pretty in a terminal; credentials are redacted wherever they appear. */
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config): pino.LoggerOptions {
   const pretty = config.logPretty || (process.stdout.isTTY && process.env.NODE_ENV !== 'production');
   return {
     level: config.logLevel,
@@ -69,5 +68,5 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 
 /** A logger for work outside requests (background indexing), with the same redaction and format as requests. */
 export function componentLogger(config: Config, component: string): pino.Logger {
-  return pino({ ...(loggerOptions(config) as pino.LoggerOptions), base: { component } });
+  return pino({ ...loggerOptions(config), base: { component } });
 }
