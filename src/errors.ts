@@ -49,6 +49,17 @@ export class ShedError extends AppError {
   }
 }
 
+/**
+ * A service we depend on for the answer (a research provider, the model, the company's site) failed it. The
+ * HTTP layer answers 502 with the SERVER_ERROR code: the fault is upstream, not in the request or in this service.
+ */
+export class UpstreamError extends AppError {
+  constructor(message: string) {
+    super('SERVER_ERROR', message);
+    this.name = 'UpstreamError';
+  }
+}
+
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 

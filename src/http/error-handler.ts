@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, ShedError, unavailable } from '../errors.js';
+import { AppError, type ErrorCode, ShedError, UpstreamError, unavailable } from '../errors.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -31,13 +31,17 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
+/** The status of an error: its own override, 502 for an upstream failure, else its code's. */
+function statusOfError(err: AppError): number {
+  if (err.status !== undefined) return err.status;
+  return err instanceof UpstreamError ? 502 : statusOf(err.code);
+}
+
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   // RFC 9110 section 11.6.1: a 401 names the scheme that would be accepted.
   if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer');
-  return reply
-    .status(err.status ?? statusOf(err.code))
-    .send({ error: { code: err.code, message: err.message } });
+  return reply.status(statusOfError(err)).send({ error: { code: err.code, message: err.message } });
 }
 
 interface ValidationIssue {
