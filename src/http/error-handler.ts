@@ -1,5 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, ShedError, UpstreamError, unavailable } from '../errors.js';
+import {
+  AppError,
+  type ErrorCode,
+  ShedError,
+  UnavailableError,
+  UpstreamError,
+  unavailable,
+} from '../errors.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -31,14 +38,15 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
-/** The status of an error: its own override, 502 for an upstream failure, else its code's. */
-function statusOfError(err: AppError): number {
-  if (err.status !== undefined) return err.status;
+/** The status of an error: 503 while something stands in the way, 502 for an upstream failure, else its code's. */
+export function statusOfError(err: AppError): number {
+  if (err instanceof UnavailableError) return 503;
   return err instanceof UpstreamError ? 502 : statusOf(err.code);
 }
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  if (err.retryAfterS !== undefined)
+    reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterS))));
   // RFC 9110 section 11.6.1: a 401 names the scheme that would be accepted.
   if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer');
   return reply.status(statusOfError(err)).send({ error: { code: err.code, message: err.message } });
@@ -115,7 +123,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const known = err instanceof AppError ? err : fromFastifyError(err);
     if (known) {
       if (known instanceof ShedError) request.log.debug({ code: known.code }, known.message);
-      else if (known.status === 503) request.log.warn({ err }, 'dependency unavailable');
+      else if (known instanceof UnavailableError) request.log.warn({ err }, 'dependency unavailable');
       return sendError(reply, known);
     }
     if (isInputRejectedByDatabase(err)) {

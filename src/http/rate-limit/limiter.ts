@@ -137,11 +137,8 @@ export function rateLimiter(opts: LimiterOptions): Limiter {
       };
     },
     refuseOver(reply, description, d) {
-      const retryAfter = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
-      const err = new AppError('RATE_LIMITED', `Rate limit exceeded: ${description}`, {
-        'Retry-After': retryAfter,
-      });
-      sendError(reply, err);
+      const retryAfterS = Math.max(1, Math.ceil(d.resetMs / 1000));
+      sendError(reply, new AppError('RATE_LIMITED', `Rate limit exceeded: ${description}`, retryAfterS));
     },
     anonymousAdmitter(anonymous) {
       const { requestsPerWindow, windowMs } = anonymous.policy;
