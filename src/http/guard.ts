@@ -61,6 +61,15 @@ function anonymousCaller(tiers: TierTable): Caller {
   return Object.freeze({ tier: 'anonymous', policy: tiers.anonymous, tokenId: null, tokenName: null });
 }
 
+/** The route's declared access, for a caller within its rate limit. */
+function authorize(reply: FastifyReply, config: RouteConfig, caller: Caller, done: (err?: Error) => void) {
+  if (config.access === 'token' && caller.tier !== 'token') {
+    sendError(reply, new AppError('UNAUTHORIZED', 'This endpoint requires a bearer token'));
+  } else {
+    done();
+  }
+}
+
 export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   app.decorateRequest('caller', null as unknown as Caller);
   const anonymous = anonymousCaller(opts.tiers);
@@ -98,14 +107,6 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
       else limiter.refuseOver(reply, caller.policy.limitDescription, d);
     };
     limiter.decide(request, key, caller.policy, caller.tier, admitted, done);
-  }
-
-  function authorize(reply: FastifyReply, config: RouteConfig, caller: Caller, done: (err?: Error) => void) {
-    if (config.access === 'token' && caller.tier !== 'token') {
-      sendError(reply, new AppError('UNAUTHORIZED', 'This endpoint requires a bearer token'));
-    } else {
-      done();
-    }
   }
 
   /** /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. */

@@ -64,6 +64,30 @@ export interface Limiter {
   anonymousAdmitter(anonymous: Caller): (ip: string) => RateLimitHeaders | undefined;
 }
 
+/** Built once per tier policy. */
+const tierHeaderCache = new WeakMap<TierPolicy, TierHeaders>();
+
+/** The rate-limit headers of a caller's decision. */
+function rateLimitHeaders(caller: Caller, d: RateDecision): RateLimitHeaders {
+  let tier = tierHeaderCache.get(caller.policy);
+  if (!tier) {
+    tier = tierHeaders(caller.policy);
+    tierHeaderCache.set(caller.policy, tier);
+  }
+  return {
+    'x-ratelimit-limit': tier.limit,
+    'x-ratelimit-remaining': String(d.remaining),
+    'ratelimit-policy': tier.policy,
+    ratelimit: `"${caller.tier}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`,
+  };
+}
+
+/** Answers 429 naming the budget that ran out, with Retry-After. */
+function refuseOverBudget(reply: FastifyReply, description: string, d: RateDecision): void {
+  const retryAfterS = Math.max(1, Math.ceil(d.resetMs / 1000));
+  sendError(reply, new AppError('RATE_LIMITED', `Rate limit exceeded: ${description}`, retryAfterS));
+}
+
 /** Rate-limit decisions over a store, with its failure policy and counters. */
 export function rateLimiter(opts: LimiterOptions): Limiter {
   // Per-process limits used while the shared store is unreachable and the policy fails open.
@@ -79,7 +103,6 @@ export function rateLimiter(opts: LimiterOptions): Limiter {
     }
     cell.inc();
   };
-  const tierHeaderCache = new Map<TierPolicy, TierHeaders>();
 
   /** The failure policy for an unreachable store: per-process limits (open) or 503 (closed). */
   function storeFailed(
@@ -123,23 +146,8 @@ export function rateLimiter(opts: LimiterOptions): Limiter {
       if (decision instanceof Promise) decision.then(counted, done);
       else counted(decision);
     },
-    headers(caller, d) {
-      let tier = tierHeaderCache.get(caller.policy);
-      if (!tier) {
-        tier = tierHeaders(caller.policy);
-        tierHeaderCache.set(caller.policy, tier);
-      }
-      return {
-        'x-ratelimit-limit': tier.limit,
-        'x-ratelimit-remaining': String(d.remaining),
-        'ratelimit-policy': tier.policy,
-        ratelimit: `"${caller.tier}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`,
-      };
-    },
-    refuseOver(reply, description, d) {
-      const retryAfterS = Math.max(1, Math.ceil(d.resetMs / 1000));
-      sendError(reply, new AppError('RATE_LIMITED', `Rate limit exceeded: ${description}`, retryAfterS));
-    },
+    headers: rateLimitHeaders,
+    refuseOver: refuseOverBudget,
     anonymousAdmitter(anonymous) {
       const { requestsPerWindow, windowMs } = anonymous.policy;
       return (ip) => {
