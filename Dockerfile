@@ -9,7 +9,7 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
-# glibc malloc settings the service is measured with (src/malloc-env.ts).
+# glibc malloc settings the service is measured with (src/runtime/malloc-env.ts).
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -4,8 +4,8 @@ import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import { EmbeddedDatabaseInUseError } from './db/pglite.js';
-import { holdEventLoop } from './hold-event-loop.js';
 import { runMcpStdio } from './mcp/stdio.js';
+import { holdEventLoop } from './runtime/hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
 

@@ -43,12 +43,16 @@ export interface Config {
     windowMs: number;
     anonymous: number;
     token: number;
+    /** Failed authentication attempts (bad API or metrics tokens) allowed per IP and window. */
+    failedAuth: number;
     /**
      * When the shared (Redis) store is unreachable: 'open' falls back to per-process limits, 'closed' answers 503,
      * 'auto' is open for reads (GET/HEAD) and closed for pipeline writes.
      */
     onStoreFailure: 'auto' | 'open' | 'closed';
   };
+  /** A request (headers and body) must arrive whole within this many ms, or it is answered 408; 0 never. */
+  requestTimeoutMs: number;
   /** Seconds a catalog response may be served from the per-process cache in fleet mode. */
   cacheCoherenceMs: number;
   /** Per-process admission control for searches (src/search/admission.ts). */
@@ -218,8 +222,10 @@ export function parseConfig(env: Env): Config {
       windowMs: r.int('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
       anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),
       token: r.int('RATE_LIMIT_TOKEN', 100, 1, 10_000_000),
+      failedAuth: r.int('RATE_LIMIT_FAILED_AUTH', 10, 1, 10_000_000),
       onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
     },
+    requestTimeoutMs: r.int('REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
     cacheCoherenceMs: r.int('CACHE_COHERENCE_MS', 2_000, 0, 60_000),
     // The embedded database runs one query at a time on the event loop, so fewer searches run at once there. How
     // many wait is bounded by their expected wait (search/admission.ts); the count is only a cap.

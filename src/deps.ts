@@ -16,9 +16,11 @@ import { ResponseCache } from './http/response-cache.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
 import { componentLogger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { hostLabel } from './net/host-label.js';
 import { Pipeline } from './pipeline/workflows/pipeline.js';
 import { ResearchParts } from './research/index.js';
 import type { ResearchService } from './research/service.js';
+import type { PhaseClock } from './runtime/phase-clock.js';
 import { SearchGate } from './search/admission.js';
 import { createEmbedder } from './search/embedders/index.js';
 import type { VectorBuildListener } from './search/embedders/static.js';
@@ -129,7 +131,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
       await searchParts.indexer.embedIds(kind, ids);
     };
-    const onOutbound = (host: string, outcome: string) => metrics.outboundRequests.inc({ host, outcome });
+    const onOutbound = (host: string, outcome: string) =>
+      metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
     const researchParts = new ResearchParts({ config, db, now, embed, onOutbound });
     closers.push(() => researchParts.close());
     const pipeline = new Pipeline({
@@ -200,25 +203,4 @@ function vectorBuildLog(log: { info(obj: object, msg: string): void }): VectorBu
 async function redisStore(url: string): Promise<RateLimitStore> {
   const { RedisRateLimitStore } = await import('./http/rate-limit/redis-store.js');
   return new RedisRateLimitStore({ url });
-}
-
-/**
- * A start's phases as consecutive spans of one clock that begins with the process (performance.now()'s origin):
- * each mark records the ms since the previous one (the first: since the process started). Spans are differences of
- * rounded instants, so they add up to `total` exactly, with no time between phases left out.
- */
-export class PhaseClock {
-  readonly ms: Record<string, number> = {};
-  private last = 0;
-
-  mark(phase: string): void {
-    const now = Math.round(performance.now());
-    this.ms[phase] = now - this.last;
-    this.last = now;
-  }
-
-  /** ms from the process's start to the last mark. */
-  get total(): number {
-    return this.last;
-  }
 }

@@ -19,13 +19,19 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Extra response headers (e.g. Retry-After). */
-    readonly headers: Record<string, string> = {},
-    /** Overrides the code's usual status, e.g. 503 for SERVER_ERROR while a dependency is down. */
-    readonly status?: number,
+    /** Seconds after which a retry may succeed (a rate limit, a dependency coming back), when known. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'AppError';
+  }
+}
+
+/** A dependency (database, Redis) or a capacity limit stands in the way for now; retry after `retryAfterS`. */
+export class UnavailableError extends AppError {
+  constructor(message: string, retryAfterS: number) {
+    super('SERVER_ERROR', message, retryAfterS);
+    this.name = 'UnavailableError';
   }
 }
 
@@ -34,14 +40,14 @@ export class AppError extends Error {
  * counted by its own metric. Not logged per request: a flood of them is what overload looks like, and one warning
  * with a stack each made the bench's overloaded search row write 23 MB of log in 10 s.
  */
-export class ShedError extends AppError {
+export class ShedError extends UnavailableError {
   constructor(message: string, retryAfterS: number) {
     // No stack: nothing reads it, and capturing one was ~3 % of the event loop while the bench's search row shed
     // over a thousand requests a second.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      super('SERVER_ERROR', message, { 'Retry-After': String(retryAfterS) }, 503);
+      super(message, retryAfterS);
     } finally {
       Error.stackTraceLimit = limit;
     }
@@ -49,9 +55,19 @@ export class ShedError extends AppError {
   }
 }
 
+/**
+ * A service we depend on for the answer (a research provider, the model, the company's site) failed it. The
+ * HTTP layer answers 502 with the SERVER_ERROR code: the fault is upstream, not in the request or in this service.
+ */
+export class UpstreamError extends AppError {
+  constructor(message: string) {
+    super('SERVER_ERROR', message);
+    this.name = 'UpstreamError';
+  }
+}
+
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 
-/** A dependency (database, Redis) is down: 503 with the SERVER_ERROR code, so clients retry later. */
-export const unavailable = (message: string) =>
-  new AppError('SERVER_ERROR', message, { 'Retry-After': '5' }, 503);
+/** A dependency (database, Redis) is down: clients retry later (the HTTP layer answers 503). */
+export const unavailable = (message: string) => new UnavailableError(message, 5);

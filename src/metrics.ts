@@ -48,7 +48,7 @@ export class Metrics {
 
   readonly outboundRequests = new Counter({
     name: 'frontline_outbound_requests_total',
-    help: 'Outbound HTTP requests by host and outcome (ok, http_4xx, http_5xx, blocked, timeout, error)',
+    help: 'Outbound HTTP requests by host (the vendor, or other) and outcome (ok, http_4xx, http_5xx, blocked, timeout, error)',
     labelNames: ['host', 'outcome'] as const,
     registers: [this.registry],
   });

@@ -1,10 +1,11 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { createDeps, type Deps, PhaseClock } from './deps.js';
-import { limitHeapGrowth } from './heap-growth.js';
-import { holdEventLoop } from './hold-event-loop.js';
+import { createDeps, type Deps } from './deps.js';
 import { loggerOptions } from './logger.js';
-import { MALLOC_ENV, missingMallocEnv } from './malloc-env.js';
+import { limitHeapGrowth } from './runtime/heap-growth.js';
+import { holdEventLoop } from './runtime/hold-event-loop.js';
+import { MALLOC_ENV, missingMallocEnv } from './runtime/malloc-env.js';
+import { PhaseClock } from './runtime/phase-clock.js';
 
 export interface RunningServer {
   url: string;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const MODULE = fileURLToPath(new URL('../src/heap-growth.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../src/runtime/heap-growth.ts', import.meta.url));
 
 /**
  * Full collections (V8's --trace-gc lines) in a child process, after limitHeapGrowth(percent), where objects live

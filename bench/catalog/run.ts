@@ -4,7 +4,7 @@ import { get } from 'node:http';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MALLOC_ENV } from '../../src/malloc-env.js';
+import { MALLOC_ENV } from '../../src/runtime/malloc-env.js';
 import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
 import { type Measurement, measure } from './measure.js';
 import { type BenchOptions, parseOptions, USAGE } from './options.js';
@@ -81,7 +81,7 @@ function serviceEnv(
     LOG_LEVEL: 'warn',
     API_TOKENS: BENCH_TOKEN,
     ...RATE_LIMIT_ENV,
-    // The malloc settings every production start sets (npm start, the image): see src/malloc-env.ts.
+    // The malloc settings every production start sets (npm start, the image): see src/runtime/malloc-env.ts.
     ...MALLOC_ENV,
   };
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;

@@ -1,5 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * Answers requests that Node's HTTP parser refuses before any route or hook runs (Fastify's `clientErrorHandler`),
@@ -15,12 +16,31 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
         : [400, 'BAD_REQUEST', 'Malformed HTTP request'];
+  answerRaw(socket, status, code, message);
+}
+
+/** Writes one envelope answer straight to the socket and closes it: for requests no route ever sees. */
+function answerRaw(socket: Duplex, status: number, code: string, message: string, extra = ''): void {
   const body = JSON.stringify({ error: { code, message } });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extra}` +
+        `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
+}
+
+/**
+ * The server's `connect` listener: this API is no proxy, so CONNECT is 405 (Node, without a listener, closes the
+ * connection without a word).
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  answerRaw(
+    socket,
+    405,
+    'METHOD_NOT_ALLOWED',
+    'CONNECT is not supported; use GET, HEAD or POST',
+    'Allow: GET, HEAD, POST\r\n',
+  );
 }

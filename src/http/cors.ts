@@ -1,10 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    corsPreflightEnabled: boolean;
-  }
-}
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const EXPOSED = [
   'X-Api-Tier',
@@ -25,29 +19,30 @@ const METHODS = 'GET, HEAD, POST, OPTIONS';
 const ALLOWED = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const MAX_AGE_S = '600';
 
+/** The headers every response carries, errors included, so a browser app can read our error envelope. */
+export function addCorsHeaders(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', CORS_HEADERS['access-control-allow-origin']);
+  reply.header('access-control-expose-headers', CORS_HEADERS['access-control-expose-headers']);
+}
+
+/** A preflight names the method it wants; an OPTIONS without it is an ordinary request. */
+const isPreflight = (request: FastifyRequest) =>
+  request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+
 /**
  * CORS for a public API: any origin, no credentials (so a token is never sent implicitly), answered the way
- * @fastify/cors answers with this fixed policy, preflight included. The plugin resolves its options per request
- * (copying them and reading the route's config twice); with nothing per-route to resolve, two constant headers
- * per request are all that is left. Runs after the guard, like the plugin did: preflights count against the
- * rate limit.
+ * @fastify/cors answers with this fixed policy. Registered before the guard: every answer the guard gives (401,
+ * 403, 429) carries the headers, and a preflight is answered 204 here without touching any quota (a browser
+ * sends one before a request it would then be refused, and it carries no credentials to count). A bare OPTIONS
+ * goes on to the router and is answered in the envelope: 405 with Allow on a route's path, 404 elsewhere.
  */
 export function registerCors(app: FastifyInstance): void {
-  app.decorateRequest('corsPreflightEnabled', false);
-
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('access-control-allow-origin', CORS_HEADERS['access-control-allow-origin']);
-    reply.header('access-control-expose-headers', CORS_HEADERS['access-control-expose-headers']);
-    if (request.method !== 'OPTIONS') {
+    addCorsHeaders(reply);
+    if (!isPreflight(request)) {
       done();
       return;
     }
-    // A preflight names its origin and the method it wants; anything else is not one.
-    if (!request.headers.origin || !request.headers['access-control-request-method']) {
-      reply.status(400).type('text/plain').send('Invalid Preflight Request');
-      return;
-    }
-    request.corsPreflightEnabled = true;
     reply.header('access-control-allow-methods', METHODS);
     reply.header('access-control-allow-headers', ALLOWED);
     reply.header('access-control-max-age', MAX_AGE_S);
@@ -55,9 +50,8 @@ export function registerCors(app: FastifyInstance): void {
     reply.code(204).header('content-length', '0').send();
   });
 
-  // Gives the router an OPTIONS route for every path, so preflights reach the hook above (which answers them).
-  app.options('*', { schema: { hide: true } }, (request, reply) => {
-    if (request.corsPreflightEnabled) reply.send();
-    else reply.callNotFound();
+  // Gives the router an OPTIONS route for every path: preflights are answered above; a bare OPTIONS is not routed.
+  app.options('*', { schema: { hide: true } }, (_request, reply) => {
+    reply.callNotFound();
   });
 }

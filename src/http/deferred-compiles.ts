@@ -62,17 +62,26 @@ type Validator = ReturnType<ValidatorCompiler>;
 export function deferredValidatorFactory(deferred: DeferredCompiles): ValidatorFactory {
   const serving = AjvCompiler();
   return (externalSchemas, options) => {
-    // The Ajv instance itself (~10 ms, with every shared schema added) is built on the first compile, too.
-    const compiler = deferred.defer(() =>
-      serving(externalSchemas, {
+    // The Ajv instances themselves (~10 ms each, with every shared schema added) are built on first use, too.
+    const servingOptions = (coerce: boolean) =>
+      ({
         ...options,
-        customOptions: { ...options?.customOptions, validateSchema: false },
-      } as typeof options),
-    );
+        customOptions: {
+          ...options?.customOptions,
+          validateSchema: false,
+          ...(coerce ? {} : { coerceTypes: false }),
+        },
+      }) as typeof options;
+    const compiler = deferred.defer(() => serving(externalSchemas, servingOptions(true)));
+    // JSON bodies carry their own types: `"name": 123` or `"force": "true"` is refused, not coerced. Query
+    // strings, path parameters and headers are text, which the coercing compiler turns into numbers and booleans.
+    const bodyCompiler = deferred.defer(() => AjvCompiler()(externalSchemas, servingOptions(false)));
     // Only ever called from compileAll; a fresh pool, so nothing keeps its Ajv once the checks have run.
     const checker = deferred.defer(() => AjvCompiler()(externalSchemas, options));
     return (route) => {
-      const compiled = deferred.defer(() => compiler()(route));
+      // Fastify passes { schema, method, url, httpPart }; the compiler's types name only the schema.
+      const body = (route as unknown as { httpPart?: string }).httpPart === 'body';
+      const compiled = deferred.defer(() => (body ? bodyCompiler : compiler)()(route));
       deferred.defer(() => checker()(route));
       const validate = ((data: unknown) => {
         const fn = compiled();

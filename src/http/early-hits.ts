@@ -6,7 +6,8 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { refuseConnect } from './client-error.js';
 import { CORS_HEADERS } from './cors.js';
 import type { Guard } from './guard.js';
 import type { CounterCell } from './metric-cells.js';
@@ -75,6 +76,7 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     if (req.method !== 'GET' || opts.closing()) return false;
     const headers = req.headers;
     if (
+      headers.host === undefined ||
       headers.authorization !== undefined ||
       headers['if-none-match'] !== undefined ||
       headers['accept-version'] !== undefined
@@ -121,7 +123,14 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
   };
 }
 
-/** The HTTP server Fastify makes for itself (the same settings), with early hits in front of its handler. */
+/**
+ * The HTTP server Fastify makes for itself (the same settings), with early hits in front of its handler.
+ *
+ * Two of Node's own answers are replaced by the envelope: a request without Host (Node answers 400 with no body;
+ * here it reaches the app, whose host check answers it) and CONNECT (Node drops the connection; here 405).
+ * A request must arrive whole within `requestTimeout` (headers and body): a body that trickles in is cut off with
+ * 408 (client-error.ts), checked every `connectionsCheckingInterval`.
+ */
 export function serverWithEarlyHits(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   options: {
@@ -133,12 +142,49 @@ export function serverWithEarlyHits(
   },
   early: { hits: EarlyHits | undefined },
 ): Server {
-  const server = createServer(options.http ?? {}, (req, res) => {
-    if (early.hits?.(req, res) !== true) handler(req, res);
-  });
+  const timeout = options.requestTimeout;
+  const server = createServer(
+    {
+      ...(options.http ?? {}),
+      requireHostHeader: false,
+      ...(timeout > 0
+        ? {
+            requestTimeout: timeout,
+            headersTimeout: Math.min(60_000, timeout),
+            connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeout / 4))),
+          }
+        : {}),
+    },
+    (req, res) => {
+      if (early.hits?.(req, res) !== true) handler(req, res);
+    },
+  );
+  server.on('connect', refuseConnect);
   server.keepAliveTimeout = options.keepAliveTimeout;
-  server.requestTimeout = options.requestTimeout;
   server.setTimeout(options.connectionTimeout);
   if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
   return server;
+}
+
+/**
+ * Turns early hits on for this app once its guard and metrics exist. Only with a rate-limit store that answers
+ * without I/O, and without TRUST_PROXY: behind a trusted proxy the client IP comes from X-Forwarded-For, which
+ * only Fastify's request reads.
+ */
+export function installEarlyHits(
+  app: FastifyInstance,
+  slot: { hits: EarlyHits | undefined },
+  opts: Omit<EarlyHitsOptions, 'admitAnonymous' | 'closing' | 'log'> & {
+    admitAnonymous: Guard['admitAnonymous'];
+    trustProxy: unknown;
+  },
+): void {
+  const { admitAnonymous, trustProxy, ...rest } = opts;
+  if (!admitAnonymous || trustProxy !== false) return;
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  slot.hits = earlyHits({ ...rest, admitAnonymous, log: app.log, closing: () => closing });
 }

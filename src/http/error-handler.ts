@@ -1,5 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, ShedError, unavailable } from '../errors.js';
+import {
+  AppError,
+  type ErrorCode,
+  ShedError,
+  UnavailableError,
+  UpstreamError,
+  unavailable,
+} from '../errors.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -31,11 +38,18 @@ export function statusOf(code: ErrorCode): number {
   }
 }
 
+/** The status of an error: 503 while something stands in the way, 502 for an upstream failure, else its code's. */
+export function statusOfError(err: AppError): number {
+  if (err instanceof UnavailableError) return 503;
+  return err instanceof UpstreamError ? 502 : statusOf(err.code);
+}
+
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply
-    .status(err.status ?? statusOf(err.code))
-    .send({ error: { code: err.code, message: err.message } });
+  if (err.retryAfterS !== undefined)
+    reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterS))));
+  // RFC 9110 section 11.6.1: a 401 names the scheme that would be accepted.
+  if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer');
+  return reply.status(statusOfError(err)).send({ error: { code: err.code, message: err.message } });
 }
 
 interface ValidationIssue {
@@ -109,7 +123,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const known = err instanceof AppError ? err : fromFastifyError(err);
     if (known) {
       if (known instanceof ShedError) request.log.debug({ code: known.code }, known.message);
-      else if (known.status === 503) request.log.warn({ err }, 'dependency unavailable');
+      else if (known instanceof UnavailableError) request.log.warn({ err }, 'dependency unavailable');
       return sendError(reply, known);
     }
     if (isInputRejectedByDatabase(err)) {
@@ -146,6 +160,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The database refusing or dropping connections, all retryable: socket errors, SQLSTATE class 08 (connection
+ * exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections) and 55000 (the
+ * database is not accepting connections, e.g. while it is being created or dropped). Answered 503 with
+ * Retry-After on every endpoint.
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -153,9 +173,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
-  '08006',
-  '08001',
-  '08003',
+  '53300',
+  '55000',
 ]);
 
 // SQLSTATE data exceptions that only input can cause: untranslatable/invalid characters, bad text
@@ -169,7 +188,7 @@ function isInputRejectedByDatabase(err: unknown): boolean {
 
 function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
   const message = (err as { message?: unknown }).message;
   return (
     typeof message === 'string' &&

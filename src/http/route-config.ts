@@ -19,6 +19,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** false exempts the route from rate limiting (health probes, metrics). */
     rateLimited?: boolean;
+    /** true when the handler judges body items one by one, so one bad item never refuses the batch. */
+    perItemBody?: boolean;
     /** Resource name used for page-size limits. */
     resource?: 'jobs' | 'companies' | 'default';
   }

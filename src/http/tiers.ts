@@ -45,5 +45,24 @@ export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
   };
 }
 
+/**
+ * The budget of failed authentication attempts (an invalid or malformed token, a wrong metrics token) per client
+ * IP: its own, so a caller with a bad token is answered 403 whatever its IP's anonymous quota, while guessing
+ * tokens stays slow (each guess costs a token lookup).
+ */
+export interface FailedAuthPolicy {
+  requestsPerWindow: number;
+  windowMs: number;
+  limitDescription: string;
+}
+
+export function buildFailedAuthPolicy(rateLimit: Config['rateLimit']): FailedAuthPolicy {
+  return {
+    requestsPerWindow: rateLimit.failedAuth,
+    windowMs: rateLimit.windowMs,
+    limitDescription: `failed-authentication limit of ${rateLimit.failedAuth} attempts ${describeWindow(rateLimit.windowMs)} per IP`,
+  };
+}
+
 /** Search results are a ranked shortlist of at most this many rows, for every tier. */
 export const SEARCH_SHORTLIST = 100;

@@ -45,6 +45,23 @@ function hostOf(input: string): string {
   return host;
 }
 
+/**
+ * Top-level names reserved for special use, never a company's public site: `.arpa` (infrastructure, and
+ * `home.arpa` for home networks, RFC 8375), `.local` (mDNS, RFC 6762), `.internal` (private use, ICANN 2024),
+ * `.test`, `.invalid`, `.example`, `.localhost` (RFC 6761), `.onion` (RFC 7686) and `.alt` (RFC 9476).
+ */
+const SPECIAL_USE = new Set([
+  'arpa',
+  'local',
+  'internal',
+  'test',
+  'invalid',
+  'example',
+  'localhost',
+  'onion',
+  'alt',
+]);
+
 export function normalizeDomain(input: string): string {
   const host = hostOf(input);
   if (host.length > MAX_NAME) throw new DomainError(`is longer than ${MAX_NAME} characters`);
@@ -59,5 +76,9 @@ export function normalizeDomain(input: string): string {
     throw new DomainError(`'${host}' does not end in a public suffix`);
   }
   if (!info.domain) throw new DomainError(`'${host}' is a public suffix, not a company domain`);
+  // Most special-use names already fail above (not on the list); `.arpa` is on it, as an infrastructure TLD.
+  const tld = host.slice(host.lastIndexOf('.') + 1);
+  if (SPECIAL_USE.has(tld))
+    throw new DomainError(`'${host}' is a special-use name (.${tld}), not a public domain`);
   return info.domain;
 }

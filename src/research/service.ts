@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.js';
-import { AppError, badRequest, notFound } from '../errors.js';
+import { badRequest, notFound, UpstreamError } from '../errors.js';
 import type { WorkflowEngine, WorkflowState } from '../pipeline/engine/types.js';
 import type { Processor, ResearchMode, ResearchRun } from './dossier.js';
 import {
@@ -76,7 +76,7 @@ export class ResearchService {
       }
       if (view.status === 'failed' || view.status === 'cancelled') {
         // The provider (a vendor, the model, the company's site) failed: a gateway error, not our 500.
-        throw new AppError('SERVER_ERROR', `Deep research failed: ${view.error ?? view.status}`, {}, 502);
+        throw new UpstreamError(`Deep research failed: ${view.error ?? view.status}`);
       }
       const left = deadline - Date.now();
       if (left <= 0) return { kind: 'pending', workflowId, status: view.status };

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MALLOC_ENV, missingMallocEnv } from '../../src/malloc-env.js';
+import { MALLOC_ENV, missingMallocEnv } from '../../src/runtime/malloc-env.js';
 
 const root = join(import.meta.dirname, '../..');
 
-describe('glibc malloc settings (src/malloc-env.ts)', () => {
+describe('glibc malloc settings (src/runtime/malloc-env.ts)', () => {
   it('are set by every production start: npm start and the Docker image', () => {
     const start = (
       JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
+import { statusOfError } from '../../src/http/error-handler.js';
 import { SearchGate } from '../../src/search/admission.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR } from './support.js';
@@ -13,7 +14,7 @@ function held(): { task: () => Promise<string>; finish: () => void } {
   return { task: () => done, finish };
 }
 
-const status = (err: unknown) => (err instanceof AppError ? err.status : undefined);
+const status = (err: unknown) => (err instanceof AppError ? statusOfError(err) : undefined);
 
 describe('SearchGate', () => {
   it('runs up to maxInFlight, queues up to maxQueued in order, and refuses the rest at once', async () => {
@@ -25,7 +26,7 @@ describe('SearchGate', () => {
     const b = gate.run(async () => 'b').then(() => order.push('b'));
     const c = await gate.run(async () => 'c').catch((e: unknown) => e);
     expect(status(c)).toBe(503);
-    expect((c as AppError).headers).toEqual({ 'Retry-After': '1' });
+    expect((c as AppError).retryAfterS).toBe(1);
     expect(rejected).toEqual(['queue_full']);
     first.finish();
     await Promise.all([a, b]);

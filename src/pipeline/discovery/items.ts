@@ -163,6 +163,22 @@ function unstorable(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/**
+ * True when a JSON value nests deeper than `max`. Iterative, so it answers for any depth the JSON parser
+ * accepts (V8's parser is iterative too); it runs before anything recursive (serializing, canonicalizing) sees
+ * the value, which a few thousand levels would take past the stack.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [v, depth] = next;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Maps normalizeDomain's refusals (domain.ts) onto reasons a client can branch on. */
 export function domainReason(message: string): DomainReason {
   if (/is empty/.test(message)) return 'domain_empty';
@@ -207,6 +223,9 @@ export function checkItem(raw: unknown, index: number): Checked {
   if (!isObject(raw.key)) return reject(index, 'key_not_object', "'key' must be a JSON object");
   if (Object.keys(raw.key).length === 0)
     return reject(index, 'key_empty', "'key' must have at least one field");
+  if (nestsDeeperThan(raw.key, MAX_DEPTH)) {
+    return reject(index, 'key_invalid', `'key' nests deeper than ${MAX_DEPTH} levels`);
+  }
   const keySize = bytes(raw.key);
   if (keySize > MAX_KEY_BYTES) {
     return reject(index, 'key_too_large', `'key' is ${keySize} bytes serialized; at most ${MAX_KEY_BYTES}`);
@@ -222,6 +241,9 @@ export function checkItem(raw: unknown, index: number): Checked {
   let payload: Record<string, unknown> | null = null;
   if (raw.payload !== undefined && raw.payload !== null) {
     if (!isObject(raw.payload)) return reject(index, 'payload_not_object', "'payload' must be a JSON object");
+    if (nestsDeeperThan(raw.payload, MAX_DEPTH)) {
+      return reject(index, 'payload_invalid', `'payload' nests deeper than ${MAX_DEPTH} levels`);
+    }
     const size = bytes(raw.payload);
     if (size > MAX_PAYLOAD_BYTES) {
       return reject(

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { Value } from 'typebox/value';
 import type { Config } from '../../config.js';
@@ -279,8 +280,12 @@ export class DbosEngine implements WorkflowEngine {
     if (!def) throw new Error(`unknown workflow ${name}`);
     if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${name}`);
     await this.start();
-    const handle = await this.requireClient().enqueue(
+    // An id of our own: a different id back means the dedup key matched a run already under way.
+    const ours = randomUUID();
+    const client = this.requireClient();
+    const handle = await client.enqueue(
       {
+        workflowID: ours,
         queueName: QUEUE_NAME,
         workflowName: def.name,
         appVersion: this.opts.applicationVersion,
@@ -291,7 +296,9 @@ export class DbosEngine implements WorkflowEngine {
       },
       payload,
     );
-    return { workflowId: handle.workflowID };
+    if (handle.workflowID === ours) return { workflowId: ours, merged: false, payload };
+    const joined = await client.getWorkflow(handle.workflowID);
+    return { workflowId: handle.workflowID, merged: true, payload: joined?.input?.[0] ?? payload };
   }
 
   async get(workflowId: string): Promise<WorkflowView | null> {

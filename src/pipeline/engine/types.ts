@@ -81,6 +81,10 @@ export interface WorkflowObserver {
 
 export interface EnqueueResult {
   workflowId: string;
+  /** true when the call joined a run already enqueued or running under the same dedup key. */
+  merged: boolean;
+  /** The payload of the run the call started or joined (a joined run keeps its own). */
+  payload: unknown;
 }
 
 export interface WorkflowEngine {

@@ -16,7 +16,7 @@ export function discoverRoute(app: App, deps: { db: Db; now: () => number }): vo
   app.post(
     '/discover',
     {
-      config: { access: 'token' },
+      config: { access: 'token', perItemBody: true },
       bodyLimit: DISCOVER_BODY_LIMIT,
       // The schema documents the body; validation is parseDiscoverBody's, so that one bad item is reported in
       // rejectedItems instead of failing the whole request, and messages name the exact rule.

@@ -51,8 +51,16 @@ const Accepted = dataOf(
     workflowId: WorkflowIdField,
     args: Type.Object(
       { limit: Type.Integer(), maxValidations: Type.Integer() },
-      { description: 'The effective arguments of this request (defaults filled in, alias resolved)' },
+      {
+        description:
+          'The arguments of the run this request started (defaults filled in, alias resolved), or of the run it ' +
+          'joined when merged is true',
+      },
     ),
+    merged: Type.Boolean({
+      description:
+        'true when a run was already enqueued or running: this request joined it, keeping its arguments',
+    }),
     status: Enqueued,
   }),
 );
@@ -92,7 +100,7 @@ export function promoteArgs(body: unknown): RunArgs {
 /**
  * POST /promote_and_onboard (spec 4.9): enqueues discovery processing. Every trigger shares one dedup key, so
  * concurrent triggers get the same workflowId while a run is enqueued or running; that run keeps the arguments
- * it was started with.
+ * it was started with, and a trigger that joined it is told so (merged) with those arguments.
  */
 export async function promoteRoute(app: App, engine: () => WorkflowEngine): Promise<void> {
   await app.register(async (scope) => {
@@ -124,9 +132,11 @@ export async function promoteRoute(app: App, engine: () => WorkflowEngine): Prom
         },
       },
       async (request, reply) => {
-        const args = promoteArgs(request.body as unknown);
-        const { workflowId } = await engine().enqueue(PROMOTE_WORKFLOW, { ...args, runId: randomUUID() });
-        return reply.status(202).send({ data: { workflowId, args, status: 'enqueued' as const } });
+        const asked = promoteArgs(request.body as unknown);
+        const run = await engine().enqueue(PROMOTE_WORKFLOW, { ...asked, runId: randomUUID() });
+        const { limit, maxValidations } = run.payload as RunArgs;
+        const data = { workflowId: run.workflowId, args: { limit, maxValidations }, merged: run.merged };
+        return reply.status(202).send({ data: { ...data, status: 'enqueued' as const } });
       },
     );
   });

@@ -25,6 +25,25 @@ const Accepted = dataOf(
   }),
 );
 
+/**
+ * C0 and C1 controls (BEL, ESC of ANSI escapes, newlines), DEL, and the bidirectional embeddings, overrides and
+ * isolates (U+202A-202E, U+2066-2069), which can make a name display as something it is not.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
+/** A company name as stored and shown: trimmed, not blank, no control or bidi-override characters. */
+export function companyName(input: string): string {
+  const name = input.trim();
+  if (name.length === 0) throw badRequest("Invalid field 'name': must not be blank");
+  if (CONTROL.test(name)) {
+    throw badRequest(
+      "Invalid field 'name': must not contain control characters (C0/C1 controls, ANSI escapes, bidirectional overrides)",
+    );
+  }
+  return name;
+}
+
 /** Normalizes a domain or answers 400 naming the field. */
 export function domainOrBadRequest(input: string): string {
   try {
@@ -59,8 +78,7 @@ export function onboardRoute(app: App, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const name = request.body.name.trim();
-      if (name.length === 0) throw badRequest("Invalid field 'name': must not be blank");
+      const name = companyName(request.body.name);
       const domain = domainOrBadRequest(request.body.domain);
       const { workflowId } = await deps.pipeline.engine.enqueue('onboard', {
         domain,
