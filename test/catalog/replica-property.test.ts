@@ -123,7 +123,9 @@ describe('replica and SQL read models', () => {
               .map(
                 ([k, v]) =>
                   [
-                    k === 'salary_min' ? { [k]: v, salary_currency: (q as Record<string, unknown>).salary_currency } : { [k]: v },
+                    k === 'salary_min'
+                      ? { [k]: v, salary_currency: (q as Record<string, unknown>).salary_currency }
+                      : { [k]: v },
                     p,
                   ] as const,
               ),
