@@ -30,6 +30,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: TestClock;
   rateLimits?: RateLimitStore;
+  /** The wall clock bounding request waits (deep research); Date.now unless a test moves it. */
+  wallClock?: () => number;
   /** Passed to buildApp (a logger, say). */
   app?: AppOptions;
   /** Runs before app.ready(): hooks a test adds to watch the app. */
@@ -51,6 +53,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     db: database.db,
     now: clock.now,
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+    ...(opts.wallClock ? { wallClock: opts.wallClock } : {}),
   });
   const app = await buildApp(deps, opts.app);
   opts.beforeReady?.(app);
