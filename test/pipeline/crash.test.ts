@@ -191,7 +191,8 @@ describe('a kill in each step', () => {
       // Stamps are compared with stamps from the same database, never with this process's clock.
       expect([...atDeath.keys()], name).toEqual(plan(token).slice(0, i));
       after.steps.forEach((s, at) => {
-        if (at < i) expect(Date.parse(s.finishedAt ?? ''), `${name}: ${s.name} re-ran`).toBe(atDeath.get(s.name));
+        if (at < i)
+          expect(Date.parse(s.finishedAt ?? ''), `${name}: ${s.name} re-ran`).toBe(atDeath.get(s.name));
         else expect(s.finishedAt, `${name}: ${s.name}`).not.toBeNull();
       });
       expect(await activeJobs(h, child, token), name).toBe(GREENHOUSE + LEVER);
