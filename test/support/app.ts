@@ -28,6 +28,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** true: the rate limits are the configuration's defaults, not raised for tests (policy tests pin them). */
+  defaultRateLimits?: boolean;
   clock?: TestClock;
   rateLimits?: RateLimitStore;
   /** The wall clock bounding request waits (deep research); Date.now unless a test moves it. */
@@ -43,8 +45,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const database = await freshDatabase();
   // Tests raise the rate limits unless they are about rate limits, so unrelated tests never hit 429.
   const config = parseConfig({
-    RATE_LIMIT_ANONYMOUS: '100000',
-    RATE_LIMIT_TOKEN: '100000',
+    ...(opts.defaultRateLimits ? {} : { RATE_LIMIT_ANONYMOUS: '100000', RATE_LIMIT_TOKEN: '100000' }),
     LOG_LEVEL: 'silent',
     ...opts.env,
   });
