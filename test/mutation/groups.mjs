@@ -27,6 +27,6 @@ export const GROUPS = {
   },
   net: {
     mutate: ['src/net/guard.ts', 'src/net/address.ts'],
-    tests: ['test/net/address.test.ts', 'test/net/client.test.ts'],
+    tests: ['test/net/address.test.ts', 'test/net/guarded-lookup.test.ts', 'test/net/client.test.ts'],
   },
 };
