@@ -156,12 +156,65 @@ describe('job store', () => {
     expect(stored[2]?.posted_at).toEqual(new Date(at));
   });
 
+  it('stores each column as given: trimmed and bounded text, remote flag, department, dates and salary parts', async () => {
+    const at = T0 + 5 * HOUR + 1;
+    const long = 'x'.repeat(600);
+    await write(
+      [
+        posting('a', { title: 'Renamed' }),
+        posting('b'),
+        posting('c'),
+        posting('d', {
+          title: `  ${long}  `,
+          location: null,
+          remote: true,
+          department: 'd'.repeat(250),
+          postedAt: new Date(Number.NaN),
+          salary: { currency: 'USD', min: 90000, max: null, interval: 'year', text: null },
+        }),
+        posting('e', {
+          title: '   ',
+          remote: null,
+          department: null,
+          salary: { currency: null, min: null, max: 150000, interval: null, text: null },
+        }),
+      ],
+      at,
+    );
+    const stored = await db.query<Record<string, unknown>>(
+      `SELECT external_id, title, location, remote, department, salary, posted_at FROM jobs
+        WHERE board_id = $1 AND external_id IN ('d', 'e') ORDER BY external_id`,
+      [boardId],
+    );
+    expect(stored).toEqual([
+      {
+        external_id: 'd',
+        title: 'x'.repeat(500),
+        location: '',
+        remote: true,
+        department: 'd'.repeat(200),
+        salary: 'USD 90000 per year',
+        posted_at: new Date(at),
+      },
+      {
+        external_id: 'e',
+        title: 'Untitled position',
+        location: 'Berlin, Germany',
+        remote: false,
+        department: null,
+        salary: '150000',
+        posted_at: new Date(T0 - 24 * HOUR),
+      },
+    ]);
+    await write([posting('a', { title: 'Renamed' }), posting('b'), posting('c')], at + 1);
+  });
+
   it('deactivates every job of a vanished board, counting them, and knows only active postings', async () => {
     const known = await knownPostings(db, boardId, T0);
     expect(known.size).toBeGreaterThan(0);
     for (const [id, k] of known) expect(k.descriptionText).toBe(`Help customers adopt ${id}.`);
     expect(await db.transaction((tx) => deactivateBoardJobs(tx, boardId, T0 + 6 * HOUR))).toBe(3);
-    expect((await rows()).map((r) => r.active)).toEqual([false, false, false]);
+    expect((await rows()).map((r) => r.active)).toEqual([false, false, false, false, false]);
     expect(await db.transaction((tx) => deactivateBoardJobs(tx, boardId, T0 + 7 * HOUR))).toBe(0);
     expect((await knownPostings(db, boardId, T0)).size).toBe(0);
   });
