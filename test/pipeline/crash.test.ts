@@ -144,7 +144,7 @@ describe('mid-request kill', () => {
       ),
     );
     expect(rows[0]).toEqual({ n: GREENHOUSE + LEVER, distinct_ids: GREENHOUSE + LEVER, companies: 1 });
-  }, 600_000);
+  }, 1_800_000);
 });
 
 describe('a kill in each step', () => {
@@ -226,7 +226,7 @@ describe('a kill in each step', () => {
       inactive_jobs: 0,
       unscraped: 0,
     });
-  }, 600_000);
+  }, 1_800_000);
 });
 
 /**
@@ -270,7 +270,7 @@ describe.skipIf(!serverUrl())('a worker stopped mid-run', () => {
       n: GREENHOUSE + LEVER,
       distinct_ids: GREENHOUSE + LEVER,
     });
-  }, 600_000);
+  }, 1_800_000);
 });
 
 /**
@@ -327,5 +327,5 @@ describe.skipIf(!serverUrl())('a worker killed for good', () => {
       n: GREENHOUSE + LEVER,
       distinct_ids: GREENHOUSE + LEVER,
     });
-  }, 600_000);
+  }, 1_800_000);
 });
