@@ -61,6 +61,8 @@ export interface Deps {
 export interface DepsOverrides {
   db?: Db;
   now?: () => number;
+  /** The wall clock that bounds request waits (deep research's DEEP_RESEARCH_WAIT_S); Date.now by default. */
+  wallClock?: () => number;
   rateLimits?: RateLimitStore;
   metrics?: Metrics;
   /**
@@ -133,7 +135,14 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     };
     const onOutbound = (host: string, outcome: string) =>
       metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
-    const researchParts = new ResearchParts({ config, db, now, embed, onOutbound });
+    const researchParts = new ResearchParts({
+      config,
+      db,
+      now,
+      embed,
+      onOutbound,
+      ...(overrides.wallClock ? { wallClock: overrides.wallClock } : {}),
+    });
     closers.push(() => researchParts.close());
     const pipeline = new Pipeline({
       config,

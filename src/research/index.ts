@@ -16,6 +16,8 @@ export interface ResearchPartsOptions {
   config: Config;
   db: Db;
   now: () => number;
+  /** The wall clock a request's wait for its dossier is measured on (Date.now by default). */
+  wallClock?: () => number;
   /** Re-computes search embeddings of the given companies (the search indexer's embedIds). */
   embed: (kind: 'company', ids: readonly string[]) => Promise<void>;
   /** Told every outbound request's host and outcome (metrics). */
@@ -45,6 +47,7 @@ export class ResearchParts {
       engine,
       provider: this.provider,
       waitMs: this.opts.config.deepResearchWaitS * 1000,
+      ...(this.opts.wallClock ? { wallClock: this.opts.wallClock } : {}),
     });
   }
 

@@ -25,6 +25,8 @@ export interface ResearchServiceOptions {
   provider: Pick<ResearchProvider, 'name' | 'processors'>;
   /** How long a request waits for the dossier before answering 202, ms (DEEP_RESEARCH_WAIT_S). */
   waitMs: number;
+  /** The wall clock the wait is measured on (default Date.now); tests inject one they can move forward. */
+  wallClock?: () => number;
   /** Status polling interval while waiting, ms (default 250). */
   pollMs?: number;
 }
@@ -63,7 +65,8 @@ export class ResearchService {
     const payload: ResearchPayload = { companyId: company.id, domain: company.domain, mode, processor };
     const { workflowId } = await this.opts.engine.enqueue(DEEP_RESEARCH_WORKFLOW, payload);
     // Wall-clock wait: this bounds an HTTP request, unlike the catalog clock, which tests may freeze.
-    const deadline = Date.now() + this.opts.waitMs;
+    const clock = this.opts.wallClock ?? Date.now;
+    const deadline = clock() + this.opts.waitMs;
     const poll = this.opts.pollMs ?? 250;
     for (;;) {
       const view = await this.opts.engine.get(workflowId);
@@ -78,7 +81,7 @@ export class ResearchService {
         // The provider (a vendor, the model, the company's site) failed: a gateway error, not our 500.
         throw new UpstreamError(`Deep research failed: ${view.error ?? view.status}`);
       }
-      const left = deadline - Date.now();
+      const left = deadline - clock();
       if (left <= 0) return { kind: 'pending', workflowId, status: view.status };
       await new Promise((resolve) => setTimeout(resolve, Math.min(poll, left)));
     }

@@ -56,6 +56,11 @@ export class ScanThread {
     return !this.failure && !this.closed;
   }
 
+  /** Scans handed to the thread so far (tests check that the thread, not the event loop, did the work). */
+  get scansPosted(): number {
+    return this.nextJob - 1;
+  }
+
   /** Makes a shared memory and the kernel module for its layout known to the thread; returns its id for run(). */
   attach(memory: WasmMemory, module: object): number {
     const id = this.nextMemory++;

@@ -84,20 +84,20 @@ describe('migrations', () => {
       try {
         const pending = extra('9002', 'CREATE TABLE after_the_lock (id int);\n');
         let waiting: Promise<string[]> | undefined;
-        const whileHeld = await holder.transaction(async (tx) => {
+        let settled = false;
+        await holder.transaction(async (tx) => {
           await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-          const upToDate = await Promise.race([
-            migrate(other, shipped),
-            new Promise<'blocked'>((ok) => setTimeout(() => ok('blocked'), 5_000)),
-          ]);
-          expect(upToDate).toEqual([]);
-          waiting = migrate(other, [...shipped, pending]);
-          return Promise.race([
-            waiting.then(() => 'applied'),
-            new Promise<'blocked'>((ok) => setTimeout(() => ok('blocked'), 1_000)),
-          ]);
+          // Up to date: answers while the lock is held (were it to wait, this await would never return and the
+          // test would time out), and never queues for the lock.
+          expect(await migrate(other, shipped)).toEqual([]);
+          expect(await lockWaiters(t as TestDatabase)).toBe(0);
+          // A pending file: the migrator queues for the lock. PostgreSQL shows the waiter in pg_locks.
+          waiting = migrate(other, [...shipped, pending]).finally(() => {
+            settled = true;
+          });
+          await expect.poll(() => lockWaiters(t as TestDatabase), { timeout: 60_000, interval: 50 }).toBe(1);
+          expect(settled).toBe(false);
         });
-        expect(whileHeld).toBe('blocked');
         // Once the lock is released the pending file goes in.
         expect(await waiting).toEqual([pending.name]);
       } finally {
@@ -105,6 +105,16 @@ describe('migrations', () => {
         await other.close();
       }
     },
-    60_000,
+    120_000,
   );
 });
+
+/** Sessions of this database waiting for the migration lock. */
+async function lockWaiters(t: TestDatabase): Promise<number> {
+  const rows = await t.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+     WHERE l.locktype = 'advisory' AND l.objid = $1 AND NOT l.granted AND d.datname = current_database()`,
+    [MIGRATION_LOCK_KEY],
+  );
+  return rows[0]?.n ?? 0;
+}

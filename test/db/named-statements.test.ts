@@ -60,10 +60,12 @@ describe('named statements', () => {
     expect(rows).toEqual([{ n: 2 }]);
   });
 
-  it('refuses a name that is not a plain identifier', async () => {
+  it('never runs a statement name as SQL (PGlite refuses a name that is not a plain identifier)', async () => {
     const bad = t.db.query('SELECT 1 AS one', [], { name: 'x; DROP TABLE named_t' });
+    // PGlite builds PREPARE statements, so it refuses the name; node-postgres sends the name in the protocol's
+    // Parse message, where it is data, never SQL: the statement runs and nothing else does.
     if (t.db.kind === 'pglite') await expect(bad).rejects.toThrow(/invalid prepared statement name/);
-    else await bad.catch(() => {});
+    else expect(await bad).toEqual([{ one: 1 }]);
     expect(await t.db.query('SELECT count(*)::int AS n FROM named_t')).toEqual([{ n: 2 }]);
   });
 });

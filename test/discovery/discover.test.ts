@@ -103,6 +103,32 @@ describe('POST /discover: happy path and body forms', () => {
     expect(await countSightings("source = 'dup'")).toBe(2);
   });
 
+  it('stores each batch with the counts it reported: received, inserted, duplicates, invalid', async () => {
+    const before = [{ source: 'batch', key: { domain: 'kappa.dev' } }];
+    expect((await discover({ label: 'batch-seed', items: before })).statusCode).toBe(200);
+    const items = [
+      { source: 'batch', key: { domain: 'kappa.dev' } }, // already in the log: a duplicate
+      { source: 'batch', key: { domain: 'lambda.dev' } }, // new
+      { source: 'batch', key: { domain: 'mu.dev' } }, // new
+      { source: 'batch', key: { domain: 'mu.dev' } }, // repeated in the request: a duplicate
+      { source: 'batch' }, // no key: invalid
+      { source: 'batch', key: { domain: 'localhost' } }, // an unacceptable domain: invalid
+    ];
+    const res = await discover({ label: 'batch-counts', items });
+    expect(res.statusCode).toBe(200);
+    const reported = { received: 6, inserted: 2, duplicates: 2, invalid: 2 };
+    expect(res.json().data).toMatchObject(reported);
+    const stored = await t.deps.db.query<Record<string, unknown>>(
+      `SELECT b.received, b.inserted, b.duplicates, b.invalid, b.token_id, b.received_at,
+              (SELECT count(*)::int FROM sightings s WHERE s.batch_id = b.id) AS rows
+         FROM discovery_batches b WHERE b.label = 'batch-counts'`,
+    );
+    const me = await t.deps.tokens.verify(t.token);
+    expect(stored).toEqual([
+      { ...reported, token_id: me?.id, received_at: new Date(t.clock.ms), rows: reported.inserted },
+    ]);
+  });
+
   it('inserts each item once when identical requests race', async () => {
     const items = Array.from({ length: 50 }, (_, i) => ({
       source: 'race',

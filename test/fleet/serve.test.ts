@@ -53,9 +53,8 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     const phases = Object.values(started?.ms ?? {}).reduce((a, b) => a + b, 0);
     expect(started?.total).toBe(phases);
     const logged = async (text: string) => {
-      for (let i = 0; i < 600 && !service.output().includes(text); i++) {
-        await new Promise((ok) => setTimeout(ok, 100));
-      }
+      // Polled until the line appears; the test's timeout bounds the wait.
+      while (!service.output().includes(text)) await new Promise((ok) => setTimeout(ok, 100));
       return service.output();
     };
     // No run waits in a fresh data directory: DBOS is neither loaded nor polling.

@@ -229,6 +229,9 @@ describe('hostile input', () => {
       url: '/api/v1/openapi.json',
       headers: { 'x-junk': 'y'.repeat(64 * 1024) },
     });
-    expect(longHeader.statusCode).toBeLessThan(500);
+    // inject() bypasses the HTTP parser and its 16 KiB header limit (the 431 over a real socket is in
+    // headers.test.ts): the app itself serves the request.
+    expect(longHeader.statusCode).toBe(200);
+    expect(longHeader.json()).toHaveProperty('openapi');
   });
 });

@@ -41,6 +41,9 @@ describe('address policy', () => {
     '2001::1',
     '100::1',
     '3fff::1',
+    '3fff:fff::1',
+    '64:ff9b:1::808:808', // not the NAT64 well-known /96: outside global unicast
+    '[::1]',
     'not-an-ip',
   ])('%s is blocked', (ip) => {
     expect(isBlockedAddress(ip)).toBe(true);
@@ -55,6 +58,21 @@ describe('address policy', () => {
     '::ffff:8.8.8.8',
     '64:ff9b::808:808',
     '2002:808:808::1',
+    // Next to the refused IPv6 ranges, and global addresses whose low bits spell a private IPv4 address (only
+    // the mapped, NAT64 and 6to4 prefixes embed one).
+    '2001:200::1',
+    '2001:4860:4860::8888',
+    '2001:db9::1',
+    '2a00:db8::1',
+    '2a00:100::1',
+    '2a00:fff::1',
+    '3fff:1000::1',
+    '2606:4700::a00:1',
+    '2606:ff9b::a00:1',
+    '2606:4700::ffff:a00:1',
+    '2606:4700:0:0:0:0:6810:85e5',
+    '[2606:4700::6810:85e5]',
+    '2606:4700::6810:85e5%eth0',
   ])('%s is allowed', (ip) => {
     expect(isBlockedAddress(ip)).toBe(false);
   });
@@ -66,6 +84,9 @@ describe('address policy', () => {
     'printer.local',
     'intranet',
     'x.internal',
+    'LOCALHOST.',
+    'metadata',
+    'instance-data',
   ])('host name %s is refused before DNS', (h) => {
     expect(isBlockedHostname(h)).toBe(true);
   });
@@ -110,11 +131,30 @@ describe('URL vetting', () => {
     ['http://user@evil@acme.com/', 'invalid_url'],
     ['http://user:pw@acme.com/', 'invalid_url'],
     ['http://acme.com:8080/', 'blocked_port'],
+    ['http://user@acme.com/', 'invalid_url'],
+    ['http://:pw@acme.com/', 'invalid_url'],
+    ['http://[2606:4700::6810:85e5]/', 'allowed'],
+    ['https://acme.com:443/', 'allowed'],
     ['not a url', 'invalid_url'],
     ['https://acme.com/careers', 'allowed'],
     ['http://93.184.216.34/', 'allowed'],
   ])('%s → %s', (url, expected) => {
     expect(reason(url)).toBe(expected);
+  });
+
+  it.each([
+    [`not a url ${'x'.repeat(300)}`, `Not a valid URL: not a url ${'x'.repeat(190)}`],
+    ['http://user:pw@acme.com/', 'URLs with credentials (user@host) are refused'],
+    ['http://[::ffff:10.0.0.1]/', 'Address ::ffff:a00:1 is not a public address'],
+    ['http://Printer.Local/', 'Host printer.local is not a public host name'],
+    ['http://acme.com:8443/', 'Port 8443 is not allowed (only 80 and 443)'],
+  ])('%s is refused with a message naming what is wrong', (url, message) => {
+    expect(() => vetUrl(url, notMapped)).toThrow(message);
+    try {
+      vetUrl(url, notMapped);
+    } catch (err) {
+      expect((err as Error).message).toBe(message);
+    }
   });
 
   it('a host-mapped host skips the address checks but never the scheme check', () => {

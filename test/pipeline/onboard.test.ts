@@ -168,7 +168,7 @@ describe('POST /onboard', () => {
 });
 
 describe('freshness: vanished postings and boards', () => {
-  it('deactivates postings that left a board, and keeps a company whose boards are all gone', async () => {
+  it('deactivates postings that left a board, reactivates those that come back (same ids), and keeps a company whose boards are all gone', async () => {
     fx.ats.setBoard('greenhouse', 'acme', titled(GREENHOUSE_TITLES, 'g').slice(0, 3));
     t.clock.advance(7 * 3_600_000);
     const ids = await t.deps.pipeline.scheduler.tick();
@@ -177,12 +177,26 @@ describe('freshness: vanished postings and boards', () => {
     expect(view.status, JSON.stringify(view)).toBe('succeeded');
     expect(view.name).toBe('scrape');
     expect(await activeJobs('acme')).toHaveLength(6);
-    const gone = await t.deps.db.query<{ active: boolean }>(
-      `SELECT active FROM jobs WHERE external_id IN ('g4', 'g5')`,
-    );
+    const returning = `SELECT id, external_id, active FROM jobs WHERE external_id IN ('g4', 'g5') ORDER BY external_id`;
+    const gone = await t.deps.db.query<{ id: string; external_id: string; active: boolean }>(returning);
     expect(gone.map((g) => g.active)).toEqual([false, false]);
+    const goneIds = gone.map((g) => g.id);
+    expect((await activeJobs('acme')).map((j) => (j as unknown as { id: string }).id)).not.toContain(
+      goneIds[0],
+    );
     // Nothing is due right after a scrape.
     expect(await t.deps.pipeline.scheduler.tick()).toEqual([]);
+
+    // The two postings come back to the board: the next scrape makes the same rows active again (same ids).
+    fx.ats.setBoard('greenhouse', 'acme', titled(GREENHOUSE_TITLES, 'g'));
+    t.clock.advance(7 * 3_600_000);
+    const [back] = await t.deps.pipeline.scheduler.tick();
+    expect((await finished(back as string)).status).toBe('succeeded');
+    const listed8 = await activeJobs('acme');
+    expect(listed8).toHaveLength(8);
+    expect(listed8.map((j) => (j as unknown as { id: string }).id)).toEqual(expect.arrayContaining(goneIds));
+    const again = await t.deps.db.query<{ id: string; external_id: string; active: boolean }>(returning);
+    expect(again).toEqual(gone.map((g) => ({ ...g, active: true })));
 
     fx.ats.removeBoard('greenhouse', 'acme');
     fx.ats.removeBoard('lever', 'acme');

@@ -9,14 +9,18 @@ import { TEAMCO_DOSSIER } from './fixtures.js';
 /**
  * Deep research with PARALLEL_API_KEY set, against a fake Parallel Task API speaking its wire format: run
  * creation (202), queued -> running -> completed with 408 holds, failed runs, 429/402/503, and the 202 answer
- * when a run outlasts DEEP_RESEARCH_WAIT_S (10 s here: generous, so the other runs fit in it on a loaded
- * machine; the 202 case pauses the fake instead of racing the clock).
+ * when a run outlasts DEEP_RESEARCH_WAIT_S. The wait is the longest allowed (an hour), so no run is cut short
+ * on a loaded machine; the 202 case pauses the fake and moves the injected wall clock past the wait instead of
+ * waiting for it.
  */
 
 const KEY = 'par_test_key_123';
 let parallel: FakeParallel;
 let t: TestApp;
 let acme: { id: string; slug: string };
+/** Added to Date.now for the service's wait: moving it forward ends a request's wait at once. */
+let skewMs = 0;
+const WAIT_S = 3_600;
 
 const post = (body: object) =>
   t.request({ method: 'POST', url: '/api/v1/deep-research', payload: body, token: t.token });
@@ -48,8 +52,9 @@ beforeAll(async () => {
     env: {
       PARALLEL_API_KEY: KEY,
       OUTBOUND_HOST_MAP: `api.parallel.ai=${parallel.url}`,
-      DEEP_RESEARCH_WAIT_S: '10',
+      DEEP_RESEARCH_WAIT_S: String(WAIT_S),
     },
+    wallClock: () => Date.now() + skewMs,
   });
   await t.deps.pipeline.start();
   acme = await addCompany(t.deps.db, { name: 'Acme', domain: 'acme.com' }, t.clock.now());
@@ -90,6 +95,8 @@ describe('Parallel provider', () => {
 
     const [created] = [...parallel.runs.values()];
     expect(created?.processor).toBe('core');
+    // The fake moved the run through the vendor's states, one per result call.
+    expect(created?.history).toEqual(['queued', 'running', 'completed']);
     expect(created?.input).toMatchObject({ company_name: 'Acme', domain: 'acme.com' });
     const spec = created?.taskSpec as {
       output_schema: { type: string; json_schema: Record<string, unknown> };
@@ -148,9 +155,15 @@ describe('Parallel provider', () => {
 
   it('answers 202 with a workflow handle when the run outlasts the wait, and stores the dossier later', async () => {
     const runsBefore = (await t.get('/api/v1/deep-research/acme.com/runs', t.token)).json().data.runs.length;
-    // The run cannot finish while the fake is paused: the request answers 202 when the 10 s wait ends.
+    // The run cannot finish while the fake is paused. Once the run's result endpoint has been called, the wall
+    // clock moves past the wait, so the request answers 202 at its next status check.
     parallel.paused = true;
-    const res = await post({ domain: 'acme.com', processor: 'base' });
+    const resultCalls = () => parallel.requests.filter((r) => r.path.endsWith('/result')).length;
+    const callsBefore = resultCalls();
+    const pending = post({ domain: 'acme.com', processor: 'base' });
+    await expect.poll(resultCalls, { timeout: 120_000, interval: 20 }).toBeGreaterThan(callsBefore);
+    skewMs += (WAIT_S + 1) * 1000;
+    const res = await pending;
     expect(res.statusCode).toBe(202);
     const { workflowId, status } = res.json().data;
     expect(typeof workflowId).toBe('string');
@@ -161,13 +174,13 @@ describe('Parallel provider', () => {
     const again = await post({ domain: 'acme.com', processor: 'base' });
     expect(again.statusCode).toBe(200);
     expect(parallel.requests.filter((r) => r.method === 'POST').length).toBe(createsBefore);
-    let view: { status: string; name: string } | undefined;
-    for (let i = 0; i < 200; i++) {
-      view = (await t.get(`/api/v1/workflows/${workflowId}`, t.token)).json().data;
-      if (view?.status !== 'enqueued' && view?.status !== 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(view).toMatchObject({ name: 'deep-research', status: 'succeeded' });
+    const view = async () => {
+      const v = (await t.get(`/api/v1/workflows/${workflowId}`, t.token)).json().data;
+      return v.status === 'enqueued' || v.status === 'running' ? 'active' : v;
+    };
+    await expect
+      .poll(view, { timeout: 120_000, interval: 50 })
+      .toMatchObject({ name: 'deep-research', status: 'succeeded' });
     const latest = await t.get('/api/v1/deep-research/acme.com', t.token);
     expect(latest.json().data.run).toMatchObject({ processor: 'base', providerProcessor: 'base' });
     expect(latest.json().data.run.id).toBe(again.json().data.run.id);

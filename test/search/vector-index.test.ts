@@ -229,10 +229,11 @@ describe('VectorIndex', () => {
         for (const [i, want] of lists.entries()) expect(found[i]).toEqual(bruteForce(rows, q, want));
       };
       // Several in flight at once (more than the thread's lanes: the rest run here).
+      const offloaded = queries.map((q) => index.searchEachOffloaded(q, lists));
+      expect(offloaded.filter((p) => p !== undefined).length, 'scans sent to the thread').toBeGreaterThan(0);
+      expect(scans.scansPosted).toBeGreaterThan(0);
       const found = await Promise.all(
-        queries.map(
-          (q) => index.searchEachOffloaded(q, lists) ?? Promise.resolve(index.searchEach(q, lists)),
-        ),
+        offloaded.map((p, i) => p ?? Promise.resolve(index.searchEach(queries[i]!, lists))),
       );
       expect(found.filter((f) => f.length > 0).length).toBe(queries.length);
       for (const [n, q] of queries.entries()) exact(found[n]!, q);
@@ -258,6 +259,8 @@ describe('VectorIndex', () => {
       exact(grown, q);
       const after = await index.searchEachOffloaded(q, lists)!;
       exact(after, q);
+      // The thread never failed over to the event loop along the way.
+      expect(scans.usable).toBe(true);
       // A closed (or failed) thread: scans stay here.
       const last = index.searchEachOffloaded(q, lists);
       await scans.close();

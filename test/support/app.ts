@@ -28,8 +28,12 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** true: the rate limits are the configuration's defaults, not raised for tests (policy tests pin them). */
+  defaultRateLimits?: boolean;
   clock?: TestClock;
   rateLimits?: RateLimitStore;
+  /** The wall clock bounding request waits (deep research); Date.now unless a test moves it. */
+  wallClock?: () => number;
   /** Passed to buildApp (a logger, say). */
   app?: AppOptions;
   /** Runs before app.ready(): hooks a test adds to watch the app. */
@@ -41,8 +45,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const database = await freshDatabase();
   // Tests raise the rate limits unless they are about rate limits, so unrelated tests never hit 429.
   const config = parseConfig({
-    RATE_LIMIT_ANONYMOUS: '100000',
-    RATE_LIMIT_TOKEN: '100000',
+    ...(opts.defaultRateLimits ? {} : { RATE_LIMIT_ANONYMOUS: '100000', RATE_LIMIT_TOKEN: '100000' }),
     LOG_LEVEL: 'silent',
     // TEST_READ_MODEL=sql runs a suite with the in-memory read model switched off.
     ...(process.env.TEST_READ_MODEL ? { READ_MODEL: process.env.TEST_READ_MODEL } : {}),
@@ -53,6 +56,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     db: database.db,
     now: clock.now,
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
+    ...(opts.wallClock ? { wallClock: opts.wallClock } : {}),
   });
   const app = await buildApp(deps, opts.app);
   opts.beforeReady?.(app);

@@ -27,6 +27,11 @@ export interface FaultyAts {
   fault(path: string, fault: AtsFault | null): void;
   /** Requests received for `path` (faulted or not). */
   hits(path: string): number;
+  /**
+   * For each faulted request to `path`, in order: how many earlier faulted requests to it still had their
+   * connection open when it arrived (all zeros: the client gave up on each attempt before making the next).
+   */
+  openAtArrival(path: string): number[];
   /** Resolves once `path` has been requested at least `n` times. */
   waitHits(path: string, n: number, timeoutMs: number): Promise<void>;
   /** Faulted requests whose connection is still open: 0 once the client has given up on all of them. */
@@ -59,6 +64,8 @@ export async function startFaultyAts(upstream: string): Promise<FaultyAts> {
   const faults = new Map<string, AtsFault>();
   const counts = new Map<string, number>();
   const faulted = new Set<Socket>();
+  const faultedByPath = new Map<string, { closed: boolean }[]>();
+  const arrivals = new Map<string, number[]>();
 
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -73,6 +80,14 @@ export async function startFaultyAts(upstream: string): Promise<FaultyAts> {
       req.pipe(out);
       return;
     }
+    const earlier = faultedByPath.get(path) ?? [];
+    faultedByPath.set(path, earlier);
+    arrivals.set(path, [...(arrivals.get(path) ?? []), earlier.filter((r) => !r.closed).length]);
+    const entry = { closed: false };
+    earlier.push(entry);
+    res.once('close', () => {
+      entry.closed = true;
+    });
     const socket = req.socket;
     faulted.add(socket);
     socket.once('close', () => faulted.delete(socket));
@@ -110,6 +125,7 @@ export async function startFaultyAts(upstream: string): Promise<FaultyAts> {
       else faults.delete(path);
     },
     hits,
+    openAtArrival: (path) => arrivals.get(path) ?? [],
     async waitHits(path, n, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (hits(path) < n) {

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Provider } from '../../src/sources/types.js';
+import { rateLimitHeaders, shapeForRequest } from './fake-ats-flags.js';
 import {
   ashbyJob,
   type FakePosting,
@@ -43,6 +44,8 @@ export interface FakeAts {
   setRaw(provider: Provider, token: string, body: string, status?: number): void;
   /** The next requests to the vendor's host get these responses, one per request, before normal service. */
   failNext(provider: Provider, ...failures: FakeFailure[]): void;
+  /** Serves `body` verbatim for one posting's detail call (SmartRecruiters, Workable v3) of a board set raw. */
+  setRawDetail(provider: Provider, token: string, id: string, body: string): void;
   /** Makes the Workable v1 widget answer 404 for an account so the adapter falls back to the v3 API. */
   disableWorkableWidget(token: string): void;
   close(): Promise<void>;
@@ -73,9 +76,19 @@ function providerOf(host: string): { provider: Provider; sub?: string } | null {
   return m ? { provider: 'recruitee', sub: m[1] } : null;
 }
 
+/** The JSON value of a recorded body, or undefined when it is not JSON (malformed payloads are served verbatim). */
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   const boards = new Map<string, FakePosting[]>();
   const raw = new Map<string, { body: string; status: number }>();
+  const rawDetails = new Map<string, string>();
   const failures = new Map<Provider, FakeFailure[]>();
   const noWidget = new Set<string>();
   const requests: FakeAts['requests'] = [];
@@ -98,12 +111,13 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
     const { provider } = who;
     const fail = failures.get(provider)?.shift();
     if (fail) {
-      return send(
-        res,
-        fail.status,
-        fail.body ?? { error: 'fake failure' },
-        fail.retryAfter ? { 'retry-after': fail.retryAfter } : {},
-      );
+      const headers =
+        fail.status === 429
+          ? rateLimitHeaders(provider, fail.retryAfter)
+          : fail.retryAfter
+            ? { 'retry-after': fail.retryAfter }
+            : {};
+      return send(res, fail.status, fail.body ?? { error: 'fake failure' }, headers);
     }
     const seg = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const board = (token: string) => boards.get(key(provider, token));
@@ -116,11 +130,23 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
           ? { ok: false, error: 'Document not found' }
           : { status: 404, error: 'Not found' },
       );
+    /** Answers with the board's JSON as the request's flags shape it (fake-ats-flags.ts). */
+    const answer = (body: unknown) => {
+      const shaped = shapeForRequest(provider, url, body, provider === 'workable');
+      if ('html' in shaped) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(shaped.html);
+      }
+      return send(res, 200, shaped.json);
+    };
     const serve = (token: string, render: (postings: FakePosting[]) => unknown) => {
       const r = rawFor(token);
-      if (r) return send(res, r.status, r.body);
+      if (r) {
+        const parsed = r.status === 200 ? parseJson(r.body) : undefined;
+        return parsed === undefined ? send(res, r.status, r.body) : answer(parsed);
+      }
       const postings = board(token);
-      return postings ? send(res, 200, render(postings)) : notFound();
+      return postings ? answer(render(postings)) : notFound();
     };
 
     switch (provider) {
@@ -200,6 +226,9 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
               content: ps.slice(offset, offset + limit).map((p) => smartRecruitersPosting(company, p)),
             }));
           }
+          const recorded =
+            seg.length === 5 ? rawDetails.get(`${key(provider, company)}/${seg[4]}`) : undefined;
+          if (recorded) return send(res, 200, recorded);
           const one = seg.length === 5 ? board(company)?.find((p) => p.id === seg[4]) : undefined;
           if (one) return send(res, 200, smartRecruitersDetail(company, one));
         }
@@ -242,6 +271,9 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
     },
     failNext(provider, ...list) {
       failures.set(provider, [...(failures.get(provider) ?? []), ...list]);
+    },
+    setRawDetail(provider, token, id, body) {
+      rawDetails.set(`${key(provider, token)}/${id}`, body);
     },
     disableWorkableWidget(token) {
       noWidget.add(key('workable', token));

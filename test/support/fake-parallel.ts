@@ -18,6 +18,8 @@ export interface FakeRun {
   taskSpec: unknown;
   /** Result calls answered so far. */
   polls: number;
+  /** Every status the run has had, in order (queued first). */
+  history: FakeRun['status'][];
   fail: boolean;
 }
 
@@ -119,10 +121,12 @@ export class FakeParallel {
   private advance(run: FakeRun): void {
     if (this.paused) return;
     run.polls += 1;
+    const before = run.status;
     if (run.status === 'queued') run.status = 'running';
     else if (run.status === 'running' && run.polls >= this.pollsToComplete) {
       run.status = run.fail ? 'failed' : 'completed';
     }
+    if (run.status !== before) run.history.push(run.status);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -166,6 +170,7 @@ export class FakeParallel {
         input: body.input,
         taskSpec: body.task_spec,
         polls: 0,
+        history: ['queued'],
         fail: this.failNextRun,
       };
       this.failNextRun = false;

@@ -1,0 +1,30 @@
+// Mutation testing of the modules that carry the spec's rules (docs/testing.md). One group at a time: each group
+// names the source files to mutate and the test files that cover them, so a mutant runs a few test files, not the
+// suite. `npm run test:mutation` runs every group; MUTATION_GROUP=<name> npx stryker run runs one.
+import { GROUPS } from './test/mutation/groups.mjs';
+
+const name = process.env.MUTATION_GROUP ?? 'net';
+const group = GROUPS[name];
+if (!group) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')}`);
+process.env.MUTATION_TESTS = group.tests.join(',');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'test/mutation/vitest.config.ts', related: false },
+  mutate: group.mutate,
+  coverageAnalysis: 'perTest',
+  // Two cores shared with other work: one test process at a time.
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
+  // A mutant that makes a test hang is killed by the timeout, which scales with the measured baseline.
+  timeoutFactor: 3,
+  timeoutMS: 30_000,
+  ignoreStatic: true,
+  reporters: ['clear-text', 'json', 'progress-append-only'],
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  tempDirName: `.stryker-tmp/${name}`,
+  cleanTempDir: 'always',
+  // Files the tests need at run time besides sources and tests.
+  ignorePatterns: ['dist', 'reports', 'bench/results', '.data'],
+};

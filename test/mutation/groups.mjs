@@ -1,0 +1,32 @@
+/**
+ * Mutation groups: the source files that carry one of the spec's rules, and the test files that must catch a
+ * change to them. Kept small so that each mutant reruns only the tests that cover it.
+ */
+export const GROUPS = {
+  policy: {
+    mutate: [
+      'src/http/guard.ts',
+      'src/http/tiers.ts',
+      'src/http/pagination.ts',
+      'src/http/rate-limit/store.ts',
+      'src/http/rate-limit/redis-store.ts',
+    ],
+    tests: ['test/http/rate-limit.test.ts', 'test/http/policies.test.ts', 'test/http/token-routes.test.ts'],
+  },
+  filters: {
+    mutate: ['src/catalog/filters.ts'],
+    tests: ['test/catalog/jobs.test.ts'],
+  },
+  sightings: {
+    mutate: ['src/pipeline/discovery/sightings.ts'],
+    tests: ['test/discovery/discover.test.ts'],
+  },
+  jobstore: {
+    mutate: ['src/pipeline/store/jobs.ts'],
+    tests: ['test/pipeline/job-store.test.ts'],
+  },
+  net: {
+    mutate: ['src/net/guard.ts', 'src/net/address.ts'],
+    tests: ['test/net/address.test.ts', 'test/net/guarded-lookup.test.ts', 'test/net/client.test.ts'],
+  },
+};
