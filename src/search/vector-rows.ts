@@ -62,14 +62,12 @@ export interface VectorIndexOptions<A> {
 }
 
 /** Lanes for scans on the thread: one per scan in flight there (more wait for none: they run here). */
-export const THREAD_LANES = 4;
+const THREAD_LANES = 4;
 
 /** Rows sampled to estimate a list's starting floor. */
 export const SAMPLE = 2_048;
 export const INT8_MAX = 127;
 export const INT16_MAX = 32_767;
-/** Float slack on top of the quantisation bound (the exact scores are float64 sums). */
-
 /**
  * The vector index's rows: ids, attributes and int8 vectors in the kernel's memory (see vector-index.ts), with the
  * lanes that scans write into. VectorIndex, which extends it, scans them.
