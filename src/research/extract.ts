@@ -184,6 +184,22 @@ export function extractFacts(pages: EvidencePage[], nowYear: number): Extraction
     structured((o) => employeesOf(o.numberOfEmployees)) ??
     firstMatch(pages, (t) => employeesOf((EMPLOYEES_RE.exec(t) ?? EMPLOYEES_PLAIN_RE.exec(t))?.[1] ?? null));
 
+  const { founders, leadership } = peopleOf(pages, orgs);
+  return {
+    foundedYear,
+    headquarters,
+    employeeCount,
+    founders,
+    leadership,
+    fundingRounds: fundingOf(pages),
+  };
+}
+
+/** Founders and leaders named by the organisations' structured data, the pages' people and their sentences. */
+function peopleOf(
+  pages: EvidencePage[],
+  orgs: { org: Obj; url: string }[],
+): Pick<Extraction, 'founders' | 'leadership'> {
   const founders = new Map<string, Founder & { url: string }>();
   // One entry per name; a specific role ("Co-founder & CTO") beats the generic "Founder" of a sentence.
   const addFounder = (f: Founder & { url: string }) => {
@@ -238,12 +254,5 @@ export function extractFacts(pages: EvidencePage[], nowYear: number): Extraction
       addFounder({ name, role: 'Founder', background: null, links: [], url: page.url });
     }
   }
-  return {
-    foundedYear,
-    headquarters,
-    employeeCount,
-    founders: [...founders.values()],
-    leadership: [...leadership.values()],
-    fundingRounds: fundingOf(pages),
-  };
+  return { founders: [...founders.values()], leadership: [...leadership.values()] };
 }

@@ -58,25 +58,7 @@ export function deepResearchWorkflow(
     dedupKey: researchDedupKey,
     async run(p, step) {
       const begin = await step('begin', async () => ({ runKey: randomUUID(), startedAt: ctx.now() }));
-      const loaded = await step('load-company', async () => {
-        const company = await companyByDomain(ctx.db, p.domain);
-        if (!company || company.id !== p.companyId) {
-          throw new ResearchError(`company ${p.domain} is no longer tracked`, false);
-        }
-        const hiring: HiringEvidence = {
-          profile: await hiringProfile(ctx.db, company.id),
-          titles: await recentJobTitles(ctx.db, company.id, 30),
-        };
-        const subject: ResearchSubject = {
-          companyId: company.id,
-          name: company.name,
-          domain: company.domain,
-          website: company.website,
-          oneLiner: company.oneLiner,
-          description: company.description,
-        };
-        return { subject, hiring };
-      });
+      const loaded = await step('load-company', () => loadCompany(ctx, p));
       const result = await ctx.provider.research(
         { subject: loaded.subject, mode: p.mode, processor: p.processor },
         loaded.hiring,
@@ -125,4 +107,28 @@ export function deepResearchWorkflow(
       return stored;
     },
   };
+}
+
+/** The tracked company a run researches, as the provider is told it, and its hiring evidence. */
+async function loadCompany(
+  ctx: ResearchWorkflowContext,
+  p: ResearchPayload,
+): Promise<{ subject: ResearchSubject; hiring: HiringEvidence }> {
+  const company = await companyByDomain(ctx.db, p.domain);
+  if (!company || company.id !== p.companyId) {
+    throw new ResearchError(`company ${p.domain} is no longer tracked`, false);
+  }
+  const hiring: HiringEvidence = {
+    profile: await hiringProfile(ctx.db, company.id),
+    titles: await recentJobTitles(ctx.db, company.id, 30),
+  };
+  const subject: ResearchSubject = {
+    companyId: company.id,
+    name: company.name,
+    domain: company.domain,
+    website: company.website,
+    oneLiner: company.oneLiner,
+    description: company.description,
+  };
+  return { subject, hiring };
 }

@@ -145,46 +145,17 @@ const LOOP = [0x03, 0x40];
 const END = 0x0b;
 const BR_IF = (depth: number) => [0x0d, depth];
 
-/**
- * (func (export "dots") (param q rows n step out qs threshold slots first) (result i32)) for one row layout: for
- * each of n rows, `step` bytes apart from `rows`, with dot = Σ row[d]·q[d], out[r] = (scale · qs) · (dot + 0.5 ·
- * l1) in float64, the same operations in the same order as the JavaScript loop; and the slot number (first + r)
- * of every row whose bound reaches `threshold` appended to the int32 list at `slots`. Returns how many it
- * appended. The module is specialised to `stride` and `dims`: the query's halves (8 int16 components each) are
- * loaded into locals once per call and the loop over a row's components is unrolled (half-vectors past `dims`
- * are skipped: their query components are zero), so a row costs its loads, extends, dot products and adds with
- * no pointer or counter updates between them: ~0.8 ms for 100k × 100 where the generic loop (query reloaded per
- * row) took ~1.5. Listing the rows above the threshold here saves the selection a JavaScript pass over 100k
- * bounds (~0.25 ms).
- */
-function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
-  const [Q, ROW, N, STEP, OUT, QS, THRESHOLD, SLOTS, SLOT, CP, B, V, ACC] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-  ];
-  const halves = Math.min(stride / 8, Math.ceil(dims / 8));
-  const QH = (h: number) => 13 + h;
-  const load = (op: number[], align: number, offset: number) => [...op, align, ...leb(offset)];
-  const loadQuery: number[] = [];
-  for (let h = 0; h < halves; h++) loadQuery.push(...get(Q), ...load(simd(0), 4, 16 * h), ...set(QH(h)));
-  // Stack: the running i32x4 sum of every half-vector's dot products so far.
-  const row: number[] = [];
-  for (let h = 0; h < halves; h++) {
-    if (h % 2 === 0) row.push(...get(ROW), ...load(simd(0), 4, 8 * h), ...tee(V));
-    else row.push(...get(V));
-    row.push(...(h % 2 === 0 ? EXTEND_LOW_I8 : EXTEND_HIGH_I8), ...get(QH(h)), ...I32X4_DOT_I16);
-    if (h > 0) row.push(...I32X4_ADD);
-  }
-  const body = [
-    ...loadQuery,
-    ...get(SLOTS),
-    ...set(CP),
-    ...BLOCK,
-    ...get(N),
-    I32_EQZ,
-    ...BR_IF(0),
-    ...LOOP, // rows
-    ...row,
-    ...set(ACC),
+/** The dots function's locals: its parameters, then CP, B, V, ACC, then one per query half-vector (13 + h). */
+const [Q, ROW, N, STEP, OUT, QS, THRESHOLD, SLOTS, SLOT, CP, B, V, ACC] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+];
+
+/** A load instruction with its alignment and offset. */
+const load = (op: number[], align: number, offset: number) => [...op, align, ...leb(offset)];
+
+/** With the row's i32x4 dot products in ACC: its bound (scale · qs) · (dot + 0.5 · l1), into B. */
+function rowBound(stride: number): number[] {
+  return [
     ...get(ROW),
     ...load([0x2b], 3, stride - 8), // f64.load: scale
     ...get(QS),
@@ -209,6 +180,69 @@ function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
     F64_ADD,
     F64_MUL,
     ...set(B),
+  ];
+}
+
+/** The module around the dots function's body: its type, the imported memory, the export and the code. */
+function moduleOf(params: number[][], fn: number[], shared: boolean): Uint8Array {
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vec([[0x60, ...vec(params), ...vec([[I32]])]])),
+    // The imported memory: at least one page; a shared one must declare its maximum.
+    ...section(
+      2,
+      vec([
+        [
+          ...name('env'),
+          ...name('memory'),
+          0x02,
+          ...(shared ? [0x03, 1, ...leb(SHARED_MAX_PAGES)] : [0x00, 1]),
+        ],
+      ]),
+    ),
+    ...section(3, vec([[0]])),
+    ...section(7, vec([[...name('dots'), 0x00, 0]])),
+    ...section(10, vec([[...leb(fn.length), ...fn]])),
+  ]);
+}
+
+/**
+ * (func (export "dots") (param q rows n step out qs threshold slots first) (result i32)) for one row layout: for
+ * each of n rows, `step` bytes apart from `rows`, with dot = Σ row[d]·q[d], out[r] = (scale · qs) · (dot + 0.5 ·
+ * l1) in float64, the same operations in the same order as the JavaScript loop; and the slot number (first + r)
+ * of every row whose bound reaches `threshold` appended to the int32 list at `slots`. Returns how many it
+ * appended. The module is specialised to `stride` and `dims`: the query's halves (8 int16 components each) are
+ * loaded into locals once per call and the loop over a row's components is unrolled (half-vectors past `dims`
+ * are skipped: their query components are zero), so a row costs its loads, extends, dot products and adds with
+ * no pointer or counter updates between them: ~0.8 ms for 100k × 100 where the generic loop (query reloaded per
+ * row) took ~1.5. Listing the rows above the threshold here saves the selection a JavaScript pass over 100k
+ * bounds (~0.25 ms).
+ */
+function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
+  const halves = Math.min(stride / 8, Math.ceil(dims / 8));
+  const QH = (h: number) => 13 + h;
+  const loadQuery: number[] = [];
+  for (let h = 0; h < halves; h++) loadQuery.push(...get(Q), ...load(simd(0), 4, 16 * h), ...set(QH(h)));
+  // Stack: the running i32x4 sum of every half-vector's dot products so far.
+  const row: number[] = [];
+  for (let h = 0; h < halves; h++) {
+    if (h % 2 === 0) row.push(...get(ROW), ...load(simd(0), 4, 8 * h), ...tee(V));
+    else row.push(...get(V));
+    row.push(...(h % 2 === 0 ? EXTEND_LOW_I8 : EXTEND_HIGH_I8), ...get(QH(h)), ...I32X4_DOT_I16);
+    if (h > 0) row.push(...I32X4_ADD);
+  }
+  const body = [
+    ...loadQuery,
+    ...get(SLOTS),
+    ...set(CP),
+    ...BLOCK,
+    ...get(N),
+    I32_EQZ,
+    ...BR_IF(0),
+    ...LOOP, // rows
+    ...row,
+    ...set(ACC),
+    ...rowBound(stride),
     ...get(OUT),
     ...get(B),
     ...F64_STORE,
@@ -259,25 +293,7 @@ function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
     ...body,
   ];
   const params = [I32, I32, I32, I32, I32, F64, F64, I32, I32].map((t) => [t]);
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec(params), ...vec([[I32]])]])),
-    // The imported memory: at least one page; a shared one must declare its maximum.
-    ...section(
-      2,
-      vec([
-        [
-          ...name('env'),
-          ...name('memory'),
-          0x02,
-          ...(shared ? [0x03, 1, ...leb(SHARED_MAX_PAGES)] : [0x00, 1]),
-        ],
-      ]),
-    ),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name('dots'), 0x00, 0]])),
-    ...section(10, vec([[...leb(fn.length), ...fn]])),
-  ]);
+  return moduleOf(params, fn, shared);
 }
 
 /** The same numbers in JavaScript (used where WebAssembly SIMD is unavailable). */

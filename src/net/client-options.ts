@@ -1,0 +1,68 @@
+import type { Config } from '../config.js';
+import type { Resolver } from './types.js';
+
+/** Settings of the guarded outbound client (client.ts), with their defaults. */
+export interface ClientOptions {
+  /** Contact URL or e-mail put in the User-Agent (USER_AGENT_CONTACT). */
+  userAgentContact: string;
+  /**
+   * host → origin: requests for host go to origin (OUTBOUND_HOST_MAP); the only way to reach loopback. A key
+   * starting with '.' maps every subdomain (`.recruitee.com` covers `acme.recruitee.com`).
+   */
+  hostMap?: Record<string, string>;
+  /** DNS resolver (default: the system resolver). Tests inject answers here. */
+  resolver?: Resolver;
+  /** TCP+TLS connect budget per connection, ms (default 5000): a healthy site connects in well under a second. */
+  connectTimeoutMs?: number;
+  /** Time to response headers, ms (default 10000), and max gap between body chunks (slow-loris guard). */
+  headersTimeoutMs?: number;
+  /** Whole-call budget including redirects, retries and their waits, ms (default 30000). */
+  totalTimeoutMs?: number;
+  /**
+   * Ceiling on every call's whole budget, including calls that ask for more with `timeoutMs`, ms (default: none).
+   * Operators bound how long one slow or hostile server can hold a workflow step (OUTBOUND_TIMEOUT_CAP_MS).
+   */
+  timeoutCapMs?: number;
+  /** Default decompressed body cap, bytes (default 5 MiB: the largest ATS boards are ~3 MB of JSON). */
+  maxBytes?: number;
+  /** Redirect hops followed (default 5, external-apis.md §5.4). */
+  maxRedirects?: number;
+  /** Attempts for retryable GET/HEAD failures, including the first (default 3). */
+  maxAttempts?: number;
+  /** First backoff, ms, doubled per attempt with jitter (default 500). */
+  backoffBaseMs?: number;
+  /** A Retry-After above this (ms, default 30000) is not waited for: the response is returned as is. */
+  maxRetryAfterMs?: number;
+  /** Requests in flight per host (default 2, external-apis.md §4.2). */
+  perHostConcurrency?: number;
+  /** Minimum spacing between request starts to one host for pages, ms (default 200). */
+  perHostDelayMs?: number;
+  /**
+   * Spacing for documented APIs (`kind: 'api'`), ms (default 100: with 2 in flight that stays under the
+   * strictest published vendor limit, SmartRecruiters' ~10 requests/s).
+   */
+  apiHostDelayMs?: number;
+  /** robots.txt cache lifetime, ms (default 6 h; RFC 9309 allows up to 24 h). */
+  robotsTtlMs?: number;
+  /** Upper bound on a robots.txt Crawl-delay we honour, ms (default 10000). */
+  maxCrawlDelayMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Source of jitter in [0,1) (default Math.random). */
+  random?: () => number;
+  /** Told the outcome of every request (ok, http_4xx, http_5xx, or the OutboundError reason): metrics. */
+  onOutcome?: (host: string, outcome: string) => void;
+}
+
+export function clientOptionsFromConfig(
+  config: Config,
+  onOutcome?: (host: string, outcome: string) => void,
+): ClientOptions {
+  return {
+    userAgentContact: config.userAgentContact,
+    hostMap: config.outboundHostMap,
+    headersTimeoutMs: config.outboundHeadersTimeoutMs,
+    timeoutCapMs: config.outboundTimeoutCapMs > 0 ? config.outboundTimeoutCapMs : undefined,
+    onOutcome,
+  };
+}
