@@ -262,7 +262,8 @@ export class OutboundClient implements HttpClient {
     deadline: number,
     attempt: () => Promise<Hop>,
   ): Promise<Hop> {
-    const retryable = (method === 'GET' || method === 'HEAD') && req.retry !== false;
+    const retryable =
+      (method === 'GET' || method === 'HEAD' || req.idempotent === true) && req.retry !== false;
     for (let n = 1; ; n += 1) {
       let wait: number;
       try {

@@ -21,6 +21,8 @@ import {
   workableWidgetJob,
 } from './fake-ats-render.js';
 
+import { VENDOR_FAKES, vendorFakeFor } from './fake-vendors.js';
+
 export type { FakePosting } from './fake-ats-render.js';
 
 export type FakeAtsSpec = Partial<Record<Provider, Record<string, FakePosting[]>>>;
@@ -48,7 +50,7 @@ export interface FakeAts {
   close(): Promise<void>;
 }
 
-const HOSTS: Record<Exclude<Provider, 'recruitee'>, string> = {
+const HOSTS: Partial<Record<Provider, string>> = {
   greenhouse: 'boards-api.greenhouse.io',
   lever: 'api.lever.co',
   ashby: 'api.ashbyhq.com',
@@ -70,7 +72,8 @@ function providerOf(host: string): { provider: Provider; sub?: string } | null {
   const eu = EU_HOSTS[h];
   if (eu) return { provider: eu };
   const m = /^([a-z0-9-]+)\.recruitee\.com$/.exec(h);
-  return m ? { provider: 'recruitee', sub: m[1] } : null;
+  const vendor = vendorFakeFor(h);
+  return m ? { provider: 'recruitee', sub: m[1] } : vendor ? { provider: vendor.provider, sub: h } : null;
 }
 
 export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
@@ -211,6 +214,22 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
           return serve(sub, (ps) => ({ offers: ps.map((p) => recruiteeOffer(sub, p)) }));
         }
         return notFound();
+      default:
+        return vendorFakeFor(who.sub ?? '')?.handle(
+          { host: who.sub ?? '', method: req.method ?? 'GET', url, seg, body: reqBody },
+          {
+            board,
+            known: (t) => board(t) !== undefined || rawFor(t) !== undefined,
+            serve: (t, render, type) => {
+              const r = rawFor(t);
+              if (r) return send(res, r.status, r.body, type ? { 'content-type': type } : {});
+              const ps = board(t);
+              return ps ? send(res, 200, render(ps), type ? { 'content-type': type } : {}) : notFound();
+            },
+            send: (status, body, headers) => send(res, status, body, headers),
+            notFound,
+          },
+        );
     }
   };
 
@@ -225,6 +244,7 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   for (const h of [...Object.values(HOSTS), ...Object.keys(EU_HOSTS)]) hostMap[h] = origin;
   // Every Recruitee subdomain, present or not, so an unknown board answers 404 from the fake.
   hostMap['.recruitee.com'] = origin;
+  for (const host of VENDOR_FAKES.flatMap((f) => f.hosts)) hostMap[host] = origin;
 
   return {
     origin,

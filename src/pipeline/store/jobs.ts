@@ -127,12 +127,21 @@ export async function knownPostings(
   nowMs: number,
 ): Promise<Map<string, KnownPosting>> {
   const day = Math.floor(nowMs / 86_400_000) % DETAIL_REFRESH_DAYS;
-  const rows = await db.query<{ external_id: string; title: string; url: string; description: string }>(
-    `SELECT external_id, title, url, description FROM jobs
+  const rows = await db.query<{
+    external_id: string;
+    title: string;
+    url: string;
+    description: string;
+    location: string;
+  }>(
+    `SELECT external_id, title, url, description, location FROM jobs
       WHERE board_id = $1 AND active AND description <> '' AND abs(hashtext(external_id)::bigint) % $3 <> $2`,
     [boardId, day, DETAIL_REFRESH_DAYS],
   );
   return new Map(
-    rows.map((r) => [r.external_id, { title: r.title, url: r.url, descriptionText: r.description }]),
+    rows.map((r) => [
+      r.external_id,
+      { title: r.title, url: r.url, descriptionText: r.description, location: r.location || null },
+    ]),
   );
 }
