@@ -19,6 +19,7 @@ const Job = Type.Object({
   content: OptStr,
   departments: Nullable(Type.Array(Type.Object({ name: OptStr }))),
   offices: Nullable(Type.Array(Type.Object({ name: OptStr, location: OptStr }))),
+  requisition_id: OptStr,
 });
 const Board = Type.Object({ jobs: Type.Array(Job) });
 
@@ -53,6 +54,7 @@ export const greenhouse: SourceAdapter = {
         postedAt: parseDate(j.first_published) ?? parseDate(j.updated_at),
         url: j.absolute_url,
         descriptionText: htmlToText(decodeEntities(j.content ?? '')),
+        requisitionId: nonEmpty(j.requisition_id),
       };
     });
   },

@@ -80,7 +80,9 @@ describe('recorded fixtures normalise to the posting shape', () => {
       url: 'https://job-boards.greenhouse.io/vaulttec/jobs/4012345007',
       descriptionText:
         "Vault-Tec builds AI for critical infrastructure.\n\nWhat you'll do\n\n• Deploy models in customer environments\n• Write production code & own outcomes\n\nSalary: $180,000 – $220,000",
+      requisitionId: 'ENG-112',
     });
+    expect(general?.requisitionId).toBeNull();
     expect(sa?.department).toBe('Sales; Solutions');
     expect(sa?.remote).toBeNull();
     expect(sa?.postedAt).toEqual(new Date('2026-11-01T08:00:00Z'));

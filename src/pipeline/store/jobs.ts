@@ -50,20 +50,22 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
     const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
       `WITH incoming AS (
          SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
-                              $12::text[], $13::text[], $14::text[], $15::timestamptz[])
-           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at)
+                              $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::text[])
+           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
+                requisition_id)
        )
        INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                          role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
-                         created_at, updated_at, board_id)
+                         created_at, updated_at, board_id, requisition_id)
        SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
-              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5
+              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, requisition_id
        FROM incoming
        ON CONFLICT (company_id, source, external_id) DO UPDATE SET
          title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
          department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
          description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
          last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
+         requisition_id = EXCLUDED.requisition_id,
          updated_at = CASE
            WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active)
                 IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
@@ -86,6 +88,7 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
         unique.map((p) => p.descriptionText),
         unique.map(salaryText),
         unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+        unique.map((p) => cut(p.requisitionId, 200)),
       ],
     );
     for (const r of rows) {
