@@ -3,6 +3,7 @@ import { TokenService } from './auth/tokens.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
+import { registerBoardsCommand } from './cli/boards.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';
@@ -145,6 +146,7 @@ export function buildCli(): Command {
       out(`embedded ${r.embedded} rows with ${r.model} in ${(r.ms / 1000).toFixed(1)} s`);
     });
 
+  registerBoardsCommand(program, withDb, out);
   return program;
 }
 

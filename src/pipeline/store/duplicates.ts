@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/port.js';
  * careers page now names) stays and the other is closed. Two jobs are the same opening when both boards give a
  * requisition id and the ids are equal, or, when either lacks one, when their normalised titles and first location
  * segments are equal. Jobs of one board are never compared with each other (a board lists distinct openings).
+ * Boards recorded at the same instant are ordered by id: arbitrary, but stable from one scrape to the next.
  */
 
 /** Title or place → lower-case words separated by single spaces. */
