@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { TokenService } from './auth/tokens.js';
+import { registerBoardsCommand } from './cli/boards.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
-import { registerBoardsCommand } from './cli/boards.js';
 import { holdEventLoop } from './hold-event-loop.js';
 import { runReindex } from './search/reindex.js';
 import { runServer, runWorker } from './server.js';

@@ -7,7 +7,7 @@
  */
 import { loadHtml } from './html.js';
 import { fetchVendorText, subdomainToken } from './http.js';
-import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from './text.js';
+import { htmlToText, inferRemote, nonEmpty, parseDate } from './text.js';
 import { type NormalizedPosting, type SourceAdapter, SourceError } from './types.js';
 
 /** Personio's `2016-05-31T12:14:07+0200` offsets lack the colon Date.parse wants. */
@@ -37,15 +37,7 @@ function parseFeed(xml: string, host: string, url: string): NormalizedPosting[] 
         false,
       );
     }
-    const offices = [
-      field('office'),
-      ...pos
-        .children('additionalOffices')
-        .children('office')
-        .map((_, o) => $(o).text())
-        .get(),
-    ];
-    const location = joinDistinct(offices);
+    const location = field('office');
     const sections = pos
       .find('jobDescriptions > jobDescription')
       .map((_, d) => {

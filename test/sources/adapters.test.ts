@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient, type OutboundClient } from '../../src/net/client.js';
+import type { OutboundClient } from '../../src/net/client.js';
 import { ADAPTERS } from '../../src/sources/index.js';
 import {
   type BoardRef,
@@ -11,7 +11,7 @@ import {
   SourceError,
 } from '../../src/sources/types.js';
 import { type FakeAts, generatePostings, startFakeAts } from '../support/fake-ats.js';
-import { REDIRECTS_UNKNOWN, tokenFor } from '../support/fake-vendors.js';
+import { offlineClient, REDIRECTS_UNKNOWN, tokenFor } from '../support/fake-vendors.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/sources/${name}`, import.meta.url), 'utf8');
@@ -30,19 +30,8 @@ beforeAll(async () => {
   for (const p of PROVIDERS) ats.setBoard(p, tokenFor(p, 'big'), generatePostings(250));
   ats.setBoard('recruitee', 'bigco', generatePostings(250));
   ats.setBoard('smartrecruiters', 'Acme1', generatePostings(3));
-  client = createOutboundClient({
-    userAgentContact: 'https://frontline.test/bot',
-    hostMap: ats.hostMap,
-    perHostDelayMs: 0,
-    apiHostDelayMs: 0,
-    // Nothing in these tests may reach real DNS: every vendor host is host-mapped.
-    resolver: async (h) => {
-      throw new Error(`unexpected DNS lookup of ${h}`);
-    },
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  });
+  // Nothing in these tests may reach real DNS: every vendor host is host-mapped.
+  client = offlineClient(ats.hostMap, sleeps);
 });
 
 afterAll(async () => {

@@ -219,6 +219,7 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
           { host: who.sub ?? '', method: req.method ?? 'GET', url, seg, body: reqBody },
           {
             board,
+            raw: rawFor,
             known: (t) => board(t) !== undefined || rawFor(t) !== undefined,
             serve: (t, render, type) => {
               const r = rawFor(t);

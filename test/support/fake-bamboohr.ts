@@ -42,6 +42,8 @@ export const bamboohrFake: VendorFake = {
         JSON.stringify({ meta: { totalCount: ps.length }, result: ps.map(bamboohrOpening) }),
       );
     }
+    const raw = io.raw(`${sub}/${id}`);
+    if (raw && detail === 'detail') return io.send(raw.status, raw.body);
     const one = io.board(sub)?.find((p) => p.id === id);
     if (!one || detail !== 'detail') return io.notFound();
     return io.send(

@@ -3,6 +3,7 @@
  * it answers and renders its wire format from vendor-neutral FakePostings. fake-ats.ts keeps boards, raw bodies,
  * failures and the request log for all of them.
  */
+import { createOutboundClient, type OutboundClient } from '../../src/net/client.js';
 import type { Provider } from '../../src/sources/types.js';
 import type { FakePosting } from './fake-ats-render.js';
 import { bamboohrFake } from './fake-bamboohr.js';
@@ -24,6 +25,8 @@ export interface VendorRequest {
 export interface VendorIo {
   /** The postings of a board by token, or undefined when the vendor has no such board. */
   board(token: string): FakePosting[] | undefined;
+  /** A raw body set with setRaw under this key (a board token, or a token plus a detail path). */
+  raw(key: string): { status: number; body: string } | undefined;
   /** Whether the vendor has the board (postings or a raw body set for it). */
   known(token: string): boolean;
   /** Answers the board's list endpoint: the raw body set for the token, else `render` of its postings, else 404. */
@@ -67,3 +70,22 @@ export const slugOf = (s: string) =>
     .replace(/^-|-$/g, '');
 export const cityOf = (p: FakePosting) => (p.location ?? '').split(',')[0]?.trim() ?? '';
 export const postedOf = (p: FakePosting) => p.postedAt ?? '2026-11-01T09:00:00Z';
+
+/**
+ * A guarded client for adapter tests: every vendor host is host-mapped to the fakes, nothing may reach real DNS,
+ * no politeness spacing, and the client's waits (Retry-After, backoff) are recorded instead of slept.
+ */
+export function offlineClient(hostMap: Record<string, string>, sleeps: number[] = []): OutboundClient {
+  return createOutboundClient({
+    userAgentContact: 'https://frontline.test/bot',
+    hostMap,
+    perHostDelayMs: 0,
+    apiHostDelayMs: 0,
+    resolver: async (h) => {
+      throw new Error(`unexpected DNS lookup of ${h}`);
+    },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+}

@@ -53,6 +53,8 @@ export const workdayFake: VendorFake = {
       );
     }
     const path = `/${rest.join('/')}`;
+    const raw = io.raw(`${token}${path}`);
+    if (raw) return io.send(raw.status, raw.body);
     const one = io.board(token)?.find((p) => pathOf(p) === path);
     if (!one || req.method !== 'GET') return io.notFound();
     return io.send(
