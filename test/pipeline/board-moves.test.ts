@@ -28,6 +28,9 @@ const onsite = (prefix: string): FakePosting[] =>
 const careersLinking = (name: string, boards: string[]) => companySite(name, boards)['/careers'] as string;
 
 async function run(name: 'onboard' | 'scrape', payload: object) {
+  // Every run happens later than the one before, as on a real clock: the order in which boards were recorded is
+  // what decides which copy of a posting listed by two boards stays.
+  t.clock.advance(60_000);
   const { workflowId } = await t.deps.pipeline.engine.enqueue(name, payload);
   const view = await t.deps.pipeline.engine.waitFor(workflowId, 120_000);
   expect(view.status, JSON.stringify(view)).toBe('succeeded');
@@ -77,12 +80,14 @@ beforeAll(async () => {
   ats = await startFakeAts({
     greenhouse: { movco: onsite('m'), goneco: onsite('g'), twoco: onsite('t') },
     smartrecruiters: { srco: onsite('s') },
+    breezy: { redco: onsite('r') },
   });
   sites = await startFakeSites({
     'movco.com': companySite('Movco', ['https://boards.greenhouse.io/movco']),
     'goneco.com': companySite('Goneco', ['https://boards.greenhouse.io/goneco']),
     'twoco.com': companySite('Twoco', ['https://boards.greenhouse.io/twoco']),
     'srco.com': companySite('Srco', ['https://careers.smartrecruiters.com/srco']),
+    'redco.com': companySite('Redco', ['https://redco.breezy.hr/']),
   });
   t = await startTestApp({ env: { OUTBOUND_HOST_MAP: hostMapEnv(sites.hostMap, ats.hostMap) } });
   await t.deps.pipeline.start();
@@ -139,12 +144,29 @@ describe('a board that starts answering 404', () => {
   });
 });
 
+describe('a board that now redirects to the vendor own site', () => {
+  it('is re-detected like a 404: the board the careers page names replaces it', async () => {
+    const id = await onboard('redco.com', 'Redco');
+    expect(await activeJobs(id)).toHaveLength(5);
+    ats.removeBoard('breezy', 'redco');
+    ats.setBoard('pinpoint', 'redco', onsite('r'));
+    sites.setRoute('redco.com', '/careers', careersLinking('Redco', ['https://redco.pinpointhq.com/']));
+    await rescrape(id, 'redco.com');
+    const jobs = await activeJobs(id);
+    expect(jobs).toHaveLength(5);
+    expect(new Set(jobs.map((j) => j.source))).toEqual(new Set(['pinpoint']));
+    expect(await boards(id)).toMatchObject([
+      { provider: 'breezy', active: false, last_outcome: 'moved' },
+      { provider: 'pinpoint', active: true, last_outcome: 'ok' },
+    ]);
+    expect((await boards(id))[0]?.last_error).toContain('redirects to breezy.hr');
+  });
+});
+
 describe('a company listed on two vendors during a move', () => {
   it('keeps one listing per posting, matched by title and place when the new board has no requisition ids', async () => {
     const id = await onboard('twoco.com', 'Twoco');
     ats.setBoard('personio', 'twoco', onsite('p'));
-    // The new board is found later than the old one: that order decides which copy of a posting stays.
-    t.clock.advance(3_600_000);
     sites.setRoute(
       'twoco.com',
       '/careers',
