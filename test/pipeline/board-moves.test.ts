@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boardsReport, UnknownCompanyError } from '../../src/cli/boards.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { type FakeAts, type FakePosting, startFakeAts } from '../support/fake-ats.js';
-import { type FakeSites, startFakeSites } from '../support/fake-site.js';
-import { companySite, hostMapEnv, titled } from './support.js';
+import type { TestApp } from '../support/app.js';
+import type { FakeAts, FakePosting } from '../support/fake-ats.js';
+import type { FakeSites } from '../support/fake-site.js';
+import { startVendorWorld, type VendorWorld } from '../support/vendor-world.js';
+import { companySite, titled } from './support.js';
 
 /**
  * Boards that die or move, through the real onboarding and scrape workflows: fake company sites whose careers
@@ -76,26 +77,27 @@ async function metric(vendor: string, outcome: string): Promise<number> {
   return Number(re.exec(res.body)?.[1] ?? 0);
 }
 
+let world: VendorWorld;
+
 beforeAll(async () => {
-  ats = await startFakeAts({
-    greenhouse: { movco: onsite('m'), goneco: onsite('g'), twoco: onsite('t') },
-    smartrecruiters: { srco: onsite('s') },
-    breezy: { redco: onsite('r') },
-  });
-  sites = await startFakeSites({
-    'movco.com': companySite('Movco', ['https://boards.greenhouse.io/movco']),
-    'goneco.com': companySite('Goneco', ['https://boards.greenhouse.io/goneco']),
-    'twoco.com': companySite('Twoco', ['https://boards.greenhouse.io/twoco']),
-    'srco.com': companySite('Srco', ['https://careers.smartrecruiters.com/srco']),
-    'redco.com': companySite('Redco', ['https://redco.breezy.hr/']),
-  });
-  t = await startTestApp({ env: { OUTBOUND_HOST_MAP: hostMapEnv(sites.hostMap, ats.hostMap) } });
-  await t.deps.pipeline.start();
+  world = await startVendorWorld(
+    {
+      greenhouse: { movco: onsite('m'), goneco: onsite('g'), twoco: onsite('t') },
+      smartrecruiters: { srco: onsite('s') },
+      breezy: { redco: onsite('r') },
+    },
+    {
+      'movco.com': ['Movco', ['https://boards.greenhouse.io/movco']],
+      'goneco.com': ['Goneco', ['https://boards.greenhouse.io/goneco']],
+      'twoco.com': ['Twoco', ['https://boards.greenhouse.io/twoco']],
+      'srco.com': ['Srco', ['https://careers.smartrecruiters.com/srco']],
+      'redco.com': ['Redco', ['https://redco.breezy.hr/']],
+    },
+  );
+  ({ t, ats, sites } = world);
 });
 afterAll(async () => {
-  await t?.close();
-  await ats?.close();
-  await sites?.close();
+  await world?.close();
 });
 
 describe('a board that starts answering 404', () => {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { type FakeAts, generatePostings, startFakeAts } from '../support/fake-ats.js';
-import { type FakeSites, startFakeSites } from '../support/fake-site.js';
-import { companySite, hostMapEnv } from './support.js';
+import { generatePostings } from '../support/fake-ats.js';
+import { startVendorWorld, type VendorWorld } from '../support/vendor-world.js';
 
 /**
  * Onboarding time of a real-size board (800 postings) through the real onboarding workflow, against fake
@@ -12,26 +10,22 @@ import { companySite, hostMapEnv } from './support.js';
  */
 
 const POSTINGS = 800;
-let t: TestApp;
-let ats: FakeAts;
-let sites: FakeSites;
+let world: VendorWorld;
 
 beforeAll(async () => {
-  ats = await startFakeAts({
-    workday: { 'bigwd.wd5/External': generatePostings(POSTINGS) },
-    greenhouse: { biggh: generatePostings(POSTINGS) },
-  });
-  sites = await startFakeSites({
-    'bigwd.com': companySite('Bigwd', ['https://bigwd.wd5.myworkdayjobs.com/en-US/External']),
-    'biggh.com': companySite('Biggh', ['https://boards.greenhouse.io/biggh']),
-  });
-  t = await startTestApp({ env: { OUTBOUND_HOST_MAP: hostMapEnv(sites.hostMap, ats.hostMap) } });
-  await t.deps.pipeline.start();
+  world = await startVendorWorld(
+    {
+      workday: { 'bigwd.wd5/External': generatePostings(POSTINGS) },
+      greenhouse: { biggh: generatePostings(POSTINGS) },
+    },
+    {
+      'bigwd.com': ['Bigwd', ['https://bigwd.wd5.myworkdayjobs.com/en-US/External']],
+      'biggh.com': ['Biggh', ['https://boards.greenhouse.io/biggh']],
+    },
+  );
 });
 afterAll(async () => {
-  await t?.close();
-  await ats?.close();
-  await sites?.close();
+  await world?.close();
 });
 
 describe.skipIf(!process.env.MEASURE_ONBOARDING)(`onboarding a board of ${POSTINGS} postings`, () => {
@@ -41,6 +35,7 @@ describe.skipIf(!process.env.MEASURE_ONBOARDING)(`onboarding a board of ${POSTIN
   ])(
     '%s',
     async (vendor, domain, name) => {
+      const { t, ats } = world;
       const before = ats.requests.length;
       const started = performance.now();
       const { workflowId } = await t.deps.pipeline.engine.enqueue('onboard', { domain, name, force: false });
