@@ -94,7 +94,7 @@ const PATTERNS: Pattern[] = [
   {
     // {tenant}.wd{N}.myworkdayjobs.com/[{lang}/]{site}, or the CXS API path /wday/cxs/{tenant}/{site}.
     provider: 'workday',
-    re: /\b([a-z0-9-]+)\.(wd\d{1,3})\.myworkdayjobs\.com\/(?:wday\/cxs\/[a-z0-9-]+\/|[a-z]{2}(?:-[a-z]{2})?\/)?([A-Za-z0-9_-]+)/gi,
+    re: /\b([a-z0-9-]{1,63})\.(wd\d{1,3})\.myworkdayjobs\.com\/(?:wday\/cxs\/[a-z0-9-]+\/|[a-z]{2}(?:-[a-z]{2})?\/)?([A-Za-z0-9_-]{1,100})/gi,
     notTokens: ['wday'],
     build: (m) => (m[3] ? `${m[1]?.toLowerCase()}.${m[2]?.toLowerCase()}/${m[3]}` : ''),
   },
