@@ -197,11 +197,29 @@ describe('a board that lists nothing where it had postings', () => {
     const id = await onboard('srco.com', 'Srco');
     expect(await activeJobs(id)).toHaveLength(5);
     ats.setBoard('smartrecruiters', 'srco', []);
+    // The careers page now also names an identifier that answers an empty list, as SmartRecruiters does for any
+    // name: an empty replacement is no evidence of a move.
+    ats.setBoard('smartrecruiters', 'srcoglobal', []);
+    sites.setRoute(
+      'srco.com',
+      '/careers',
+      careersLinking('Srco', [
+        'https://careers.smartrecruiters.com/srco',
+        'https://careers.smartrecruiters.com/srcoglobal',
+      ]),
+    );
 
     await rescrape(id, 'srco.com');
     expect(await activeJobs(id)).toHaveLength(5);
     expect(await boards(id)).toMatchObject([
-      { provider: 'smartrecruiters', active: true, last_outcome: 'empty_held', consecutive_failures: 1 },
+      {
+        provider: 'smartrecruiters',
+        token: 'srco',
+        active: true,
+        last_outcome: 'empty_held',
+        consecutive_failures: 1,
+      },
+      { provider: 'smartrecruiters', token: 'srcoglobal', active: true, last_outcome: 'ok' },
     ]);
     expect((await boards(id))[0]?.last_error).toContain('listed 0 postings where it had 5');
 

@@ -140,6 +140,12 @@ async function closeBoard(
   return closed;
 }
 
+/**
+ * Whether the boards that replace a dead one list anything: an empty replacement (SmartRecruiters answers an empty
+ * list for any name) is no evidence that the company moved.
+ */
+const listsPostings = (replacedBy: BoardOutcome[]) => replacedBy.some((r) => r.postings > 0);
+
 const isGone = (err: unknown): err is SourceError =>
   err instanceof SourceError && (err.code === 'board_not_found' || err.code === 'board_moved');
 
@@ -163,7 +169,7 @@ const outcomeOf = (
 async function boardGone(ctx: PipelineContext, company: Company, board: StoredBoard, err: SourceError) {
   const { others } = await replacementsOf(ctx, company, board);
   const replacedBy = await scrapeReplacements(ctx, company, others);
-  const outcome = replacedBy.length > 0 ? 'moved' : 'gone';
+  const outcome = listsPostings(replacedBy) ? 'moved' : 'gone';
   const closed = await closeBoard(ctx, company, board, outcome, err.message);
   return outcomeOf(board, closed, outcome, replacedBy);
 }
@@ -173,7 +179,7 @@ async function boardEmptied(ctx: PipelineContext, company: Company, board: Store
   const had = board.lastPostingCount ?? 0;
   const { others } = await replacementsOf(ctx, company, board);
   const replacedBy = await scrapeReplacements(ctx, company, others);
-  if (replacedBy.length > 0) {
+  if (listsPostings(replacedBy)) {
     const closed = await closeBoard(ctx, company, board, 'moved', `listed 0 postings where it had ${had}`);
     return outcomeOf(board, closed, 'moved', replacedBy);
   }
