@@ -21,7 +21,7 @@ import {
   workableWidgetJob,
 } from './fake-ats-render.js';
 
-import { VENDOR_FAKES, vendorFakeFor } from './fake-vendors.js';
+import { VENDOR_FAKES, vendorFakeFor, vendorIo } from './fake-vendors.js';
 
 export type { FakePosting } from './fake-ats-render.js';
 
@@ -217,19 +217,7 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
       default:
         return vendorFakeFor(who.sub ?? '')?.handle(
           { host: who.sub ?? '', method: req.method ?? 'GET', url, seg, body: reqBody },
-          {
-            board,
-            raw: rawFor,
-            known: (t) => board(t) !== undefined || rawFor(t) !== undefined,
-            serve: (t, render, type) => {
-              const r = rawFor(t);
-              if (r) return send(res, r.status, r.body, type ? { 'content-type': type } : {});
-              const ps = board(t);
-              return ps ? send(res, 200, render(ps), type ? { 'content-type': type } : {}) : notFound();
-            },
-            send: (status, body, headers) => send(res, status, body, headers),
-            notFound,
-          },
+          vendorIo({ board, raw: rawFor, send: (st, b, h) => send(res, st, b, h), notFound }),
         );
     }
   };

@@ -43,6 +43,26 @@ export interface VendorFake {
   handle(req: VendorRequest, io: VendorIo): void;
 }
 
+/** The VendorIo of one request, over fake-ats.ts's boards, raw bodies and response writer. */
+export function vendorIo(o: {
+  board: VendorIo['board'];
+  raw: VendorIo['raw'];
+  send: VendorIo['send'];
+  notFound: () => void;
+}): VendorIo {
+  const typed = (type?: string): Record<string, string> => (type ? { 'content-type': type } : {});
+  return {
+    ...o,
+    known: (t) => o.board(t) !== undefined || o.raw(t) !== undefined,
+    serve: (t, render, type) => {
+      const r = o.raw(t);
+      if (r) return o.send(r.status, r.body, typed(type));
+      const ps = o.board(t);
+      return ps ? o.send(200, render(ps), typed(type)) : o.notFound();
+    },
+  };
+}
+
 export const VENDOR_FAKES: readonly VendorFake[] = [
   workdayFake,
   personioFake,
