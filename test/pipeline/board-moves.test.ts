@@ -166,22 +166,25 @@ describe('a board that now redirects to the vendor own site', () => {
 });
 
 describe('a company listed on two vendors during a move', () => {
-  it('keeps one listing per posting, matched by title and place when the new board has no requisition ids', async () => {
+  it('keeps one listing per posting, matched by requisition id while both boards answer', async () => {
     const id = await onboard('twoco.com', 'Twoco');
-    ats.setBoard('personio', 'twoco', onsite('p'));
+    ats.setBoard('workday', 'twoco.wd3/Jobs', onsite('t'));
     sites.setRoute(
       'twoco.com',
       '/careers',
-      careersLinking('Twoco', ['https://boards.greenhouse.io/twoco', 'https://twoco.jobs.personio.de/']),
+      careersLinking('Twoco', [
+        'https://boards.greenhouse.io/twoco',
+        'https://twoco.wd3.myworkdayjobs.com/Jobs',
+      ]),
     );
     await run('onboard', { domain: 'twoco.com', name: 'Twoco', force: true });
 
     const jobs = await activeJobs(id);
     expect(jobs).toHaveLength(5);
-    expect(new Set(jobs.map((j) => j.source))).toEqual(new Set(['personio']));
+    expect(new Set(jobs.map((j) => j.source))).toEqual(new Set(['workday']));
     expect((await boards(id)).map((b) => [b.provider, b.active])).toEqual([
       ['greenhouse', true],
-      ['personio', true],
+      ['workday', true],
     ]);
 
     // Both boards keep answering: re-scrapes do not bring the old board's copies back.

@@ -4,8 +4,10 @@ import type { Queryable } from '../../db/port.js';
  * One listing per posting within a company while it moves between vendors: while two boards list the same
  * opening (the old board still answering, or not closed yet), the job of the board recorded later (the one the
  * careers page now names) stays and the other is closed. Two jobs are the same opening when both boards give a
- * requisition id and the ids are equal, or, when either lacks one, when their normalised titles and first location
- * segments are equal. Jobs of one board are never compared with each other (a board lists distinct openings).
+ * requisition id and the ids are equal; against a board being replaced (`superseded`: it died and the careers page
+ * names the new one), also when either lacks one and their normalised titles and first location segments are equal.
+ * Title and place alone are not compared between two live boards: a company may list distinct openings with the
+ * same title and city on two vendors at once. Jobs of one board are never compared with each other.
  * Boards recorded at the same instant are ordered by id: arbitrary, but stable from one scrape to the next.
  */
 
@@ -20,6 +22,7 @@ export async function settleDuplicates(
   companyId: string,
   boardId: string,
   nowMs: number,
+  superseded: readonly string[] = [],
 ): Promise<string[]> {
   const boards = await tx.query<{ n: number }>(
     'SELECT count(DISTINCT board_id)::int AS n FROM jobs WHERE company_id = $1 AND active AND board_id IS NOT NULL',
@@ -39,13 +42,13 @@ export async function settleDuplicates(
        WHERE a.board_id = $2 AND a.req IS NOT NULL
        UNION
        SELECT a.id, o.id, (a.board_at, a.board_id) > (o.board_at, o.board_id)
-       FROM live a JOIN live o ON o.board_id <> a.board_id AND o.tkey = a.tkey AND o.lkey = a.lkey
-       WHERE a.board_id = $2 AND (a.req IS NULL OR o.req IS NULL)
+       FROM live a JOIN live o ON o.board_id = ANY($4::uuid[]) AND o.tkey = a.tkey AND o.lkey = a.lkey
+       WHERE a.board_id = $2 AND o.board_id <> a.board_id AND (a.req IS NULL OR o.req IS NULL)
      )
      UPDATE jobs SET active = false, updated_at = $3
      WHERE active AND id IN (SELECT CASE WHEN a_wins THEN o_id ELSE a_id END FROM pairs)
      RETURNING id`,
-    [companyId, boardId, new Date(nowMs)],
+    [companyId, boardId, new Date(nowMs), superseded],
   );
   return rows.map((r) => r.id);
 }

@@ -47,6 +47,7 @@ async function storePostings(
   board: StoredBoard,
   postings: NormalizedPosting[],
   outcome: 'ok' | 'emptied',
+  superseded: readonly string[] = [],
 ): Promise<BoardOutcome> {
   const classified = postings.map((p) => ({ ...p, roleCategory: ctx.classifyRole(p.title, p.department) }));
   const counts = await ctx.db.transaction(async (tx) => {
@@ -62,7 +63,7 @@ async function storePostings(
       },
       now,
     );
-    const settled = await settleDuplicates(tx, company.companyId, board.id, now);
+    const settled = await settleDuplicates(tx, company.companyId, board.id, now, superseded);
     await markBoardScraped(tx, board.id, postings.length, now, outcome);
     await refreshActiveJobCounts(tx, [company.companyId], now);
     return { ...c, deactivated: c.deactivated + settled.length };
@@ -107,12 +108,17 @@ async function replacementsOf(ctx: PipelineContext, company: Company, board: Sto
   return { named, others: others.filter((o) => fresh.some((b) => sameBoard(b, o))) };
 }
 
-/** Scrapes the boards that replace `board`; a replacement that is itself gone is skipped, not recursed into. */
-async function scrapeReplacements(ctx: PipelineContext, company: Company, others: StoredBoard[]) {
+/** Scrapes the boards that replace `old`; a replacement that is itself gone is skipped, not recursed into. */
+async function scrapeReplacements(
+  ctx: PipelineContext,
+  company: Company,
+  old: StoredBoard,
+  others: StoredBoard[],
+) {
   const out: BoardOutcome[] = [];
   for (const other of others) {
     try {
-      out.push(await storePostings(ctx, company, other, await ctx.fetchPostings(other), 'ok'));
+      out.push(await storePostings(ctx, company, other, await ctx.fetchPostings(other), 'ok', [old.id]));
     } catch (err) {
       if (!isGone(err)) throw err;
     }
@@ -168,7 +174,7 @@ const outcomeOf = (
 /** The vendor says the board is gone (404, or a redirect away): re-detect, move to a named board, else close. */
 async function boardGone(ctx: PipelineContext, company: Company, board: StoredBoard, err: SourceError) {
   const { others } = await replacementsOf(ctx, company, board);
-  const replacedBy = await scrapeReplacements(ctx, company, others);
+  const replacedBy = await scrapeReplacements(ctx, company, board, others);
   const outcome = listsPostings(replacedBy) ? 'moved' : 'gone';
   const closed = await closeBoard(ctx, company, board, outcome, err.message);
   return outcomeOf(board, closed, outcome, replacedBy);
@@ -178,7 +184,7 @@ async function boardGone(ctx: PipelineContext, company: Company, board: StoredBo
 async function boardEmptied(ctx: PipelineContext, company: Company, board: StoredBoard) {
   const had = board.lastPostingCount ?? 0;
   const { others } = await replacementsOf(ctx, company, board);
-  const replacedBy = await scrapeReplacements(ctx, company, others);
+  const replacedBy = await scrapeReplacements(ctx, company, board, others);
   if (listsPostings(replacedBy)) {
     const closed = await closeBoard(ctx, company, board, 'moved', `listed 0 postings where it had ${had}`);
     return outcomeOf(board, closed, 'moved', replacedBy);
