@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
+import { registerBoardsCommand } from './cli/boards.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
@@ -165,6 +166,7 @@ export function buildCli(): Command {
       }
     });
 
+  registerBoardsCommand(program, withDb, out);
   return program;
 }
 

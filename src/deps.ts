@@ -150,6 +150,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       now,
       embed,
       onOutbound,
+      onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
       extraDefinitions: [researchParts.definition],
       observer: metrics.workflowObserver(),
     });

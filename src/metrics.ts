@@ -53,6 +53,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly boardScrapes = new Counter({
+    name: 'frontline_board_scrapes_total',
+    help: 'Job-board scrapes by vendor and outcome (ok, error, gone, moved, empty_held, emptied)',
+    labelNames: ['vendor', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly searchDuration = new Histogram({
     name: 'frontline_search_duration_seconds',
     help: 'Search latency by kind (jobs, companies) and retriever (keyword, semantic, hybrid)',

@@ -10,12 +10,7 @@ import type { ClientOptions } from './client-options.js';
 import { guardedLookup, systemResolver, vetUrl } from './guard.js';
 import { HostLimiter } from './limiter.js';
 import { RobotsCache } from './robots.js';
-import {
-  type HttpClient,
-  OutboundError,
-  type OutboundRequest,
-  type OutboundResponse,
-} from './types.js';
+import { type HttpClient, OutboundError, type OutboundRequest, type OutboundResponse } from './types.js';
 
 export { type ClientOptions, clientOptionsFromConfig } from './client-options.js';
 
@@ -198,7 +193,8 @@ export class OutboundClient implements HttpClient {
     deadline: number,
     attempt: () => Promise<Hop>,
   ): Promise<Hop> {
-    const retryable = (method === 'GET' || method === 'HEAD') && req.retry !== false;
+    const retryable =
+      (method === 'GET' || method === 'HEAD' || req.idempotent === true) && req.retry !== false;
     for (let n = 1; ; n += 1) {
       let wait: number;
       try {

@@ -51,8 +51,13 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** Follow redirects (default true, at most ClientOptions.maxRedirects, each hop re-checked). */
   followRedirects?: boolean;
-  /** Retry 429/5xx and network failures (GET/HEAD only; default true). */
+  /** Retry 429/5xx and network failures (GET/HEAD only, or a POST marked idempotent; default true). */
   retry?: boolean;
+  /**
+   * The request only reads (a search POSTed as JSON, like Workday's job listing), so it may be retried like a GET.
+   * Default false: a POST is never repeated unless its caller says so.
+   */
+  idempotent?: boolean;
 }
 
 export interface OutboundResponse {

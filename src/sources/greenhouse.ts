@@ -26,6 +26,7 @@ const Job = Type.Object({
   pay_input_ranges: Nullable(
     Type.Array(Type.Object({ min_cents: OptNum, max_cents: OptNum, currency_type: OptStr, title: OptStr })),
   ),
+  requisition_id: OptStr,
 });
 type GreenhouseJob = Static<typeof Job>;
 const Board = Type.Object({ jobs: Type.Array(Job) });
@@ -104,6 +105,7 @@ export const greenhouse: SourceAdapter = {
         url: j.absolute_url,
         descriptionText: descriptionFromHtml(decodeEntities(j.content ?? '')),
         ...(salary ? { salary } : {}),
+        requisitionId: nonEmpty(j.requisition_id),
       };
     });
   },

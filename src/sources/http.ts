@@ -39,13 +39,16 @@ export async function mapLimit<T, R>(
 const VENDOR_TIMEOUT_MS = 45_000;
 const VENDOR_MAX_BYTES = 20 * 1024 * 1024;
 
-export async function fetchVendorJson<T extends TSchema>(
+/**
+ * One vendor request, its status mapped to SourceError; the body as text. A response that ends on another host
+ * than the one asked (vendors redirect a dropped company's board to their marketing site) is `board_moved`.
+ */
+export async function fetchVendorText(
   provider: Provider,
   client: HttpClient,
   url: string,
-  schema: T,
   req: OutboundRequest = {},
-): Promise<Static<T>> {
+): Promise<{ status: number; body: string }> {
   let res: Awaited<ReturnType<HttpClient['request']>>;
   try {
     res = await client.request(url, {
@@ -87,9 +90,31 @@ export async function fetchVendorJson<T extends TSchema>(
   if (status < 200 || status > 299) {
     throw new SourceError('http_error', provider, `${provider} answered ${status} (${url})`, false, status);
   }
+  const asked = new URL(url).hostname.toLowerCase();
+  const landed = new URL(res.url).hostname.toLowerCase();
+  if (landed !== asked) {
+    throw new SourceError(
+      'board_moved',
+      provider,
+      `${provider} board ${url} redirects to ${landed}`,
+      false,
+      status,
+    );
+  }
+  return { status, body: res.body };
+}
+
+export async function fetchVendorJson<T extends TSchema>(
+  provider: Provider,
+  client: HttpClient,
+  url: string,
+  schema: T,
+  req: OutboundRequest = {},
+): Promise<Static<T>> {
+  const { status, body } = await fetchVendorText(provider, client, url, req);
   let data: unknown;
   try {
-    data = JSON.parse(res.body);
+    data = JSON.parse(body);
   } catch {
     throw new SourceError(
       'malformed_payload',
@@ -111,4 +136,17 @@ export async function fetchVendorJson<T extends TSchema>(
     );
   }
   return data as Static<T>;
+}
+
+/** Subdomain tokens (Recruitee, Personio, BambooHR, Breezy, Pinpoint) become hosts: DNS labels only. */
+export function subdomainToken(provider: Provider, token: string): string {
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(token)) {
+    throw new SourceError(
+      'http_error',
+      provider,
+      `Invalid ${provider} subdomain ${JSON.stringify(token)}`,
+      false,
+    );
+  }
+  return token.toLowerCase();
 }

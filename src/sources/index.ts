@@ -1,11 +1,16 @@
 /** The registry of source adapters: the pipeline looks adapters up by provider name only. */
 import { ashby } from './ashby.js';
+import { bamboohr } from './bamboohr.js';
+import { breezy } from './breezy.js';
 import { greenhouse } from './greenhouse.js';
 import { lever } from './lever.js';
+import { personio } from './personio.js';
+import { pinpoint } from './pinpoint.js';
 import { recruitee } from './recruitee.js';
 import { smartrecruiters } from './smartrecruiters.js';
 import type { Provider, SourceAdapter } from './types.js';
 import { workable } from './workable.js';
+import { workday } from './workday.js';
 
 export const ADAPTERS: Readonly<Record<Provider, SourceAdapter>> = {
   greenhouse,
@@ -14,6 +19,11 @@ export const ADAPTERS: Readonly<Record<Provider, SourceAdapter>> = {
   workable,
   smartrecruiters,
   recruitee,
+  workday,
+  personio,
+  bamboohr,
+  breezy,
+  pinpoint,
 };
 
 export function getAdapter(provider: Provider): SourceAdapter {

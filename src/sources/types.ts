@@ -11,6 +11,11 @@ export const PROVIDERS = [
   'workable',
   'smartrecruiters',
   'recruitee',
+  'workday',
+  'personio',
+  'bamboohr',
+  'breezy',
+  'pinpoint',
 ] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
@@ -18,7 +23,8 @@ export type Provider = (typeof PROVIDERS)[number];
 export interface BoardRef {
   provider: Provider;
   /** The vendor's board identifier: Greenhouse board token, Lever site, Ashby board name, Workable subdomain
-   * (or numeric account id), SmartRecruiters company identifier, Recruitee subdomain. Case preserved. */
+   * (or numeric account id), SmartRecruiters company identifier, Recruitee, Personio, BambooHR, Breezy and Pinpoint
+   * subdomains, Workday `{tenant}.wd{N}/{site}`. Case preserved. */
   token: string;
   /** Human-facing board URL, e.g. https://boards.greenhouse.io/acme. */
   url: string;
@@ -50,6 +56,11 @@ export interface NormalizedPosting {
   /** Description as clean text (HTML removed, entities decoded, paragraphs separated by blank lines). */
   descriptionText: string;
   salary?: Salary;
+  /**
+   * The employer's requisition id when the board gives one (Greenhouse `requisition_id`, Workday `jobReqId`): the
+   * same opening keeps it when the company moves to another vendor, so it identifies one posting across boards.
+   */
+  requisitionId?: string | null;
 }
 
 /**
@@ -60,6 +71,8 @@ export interface KnownPosting {
   title: string;
   url: string;
   descriptionText: string;
+  /** The stored location, when the detail call is what names it (Workday lists "3 Locations"). */
+  location?: string | null;
 }
 
 /** Known postings of one board by external id. */
@@ -68,6 +81,11 @@ export type KnownPostings = ReadonlyMap<string, KnownPosting>;
 export type SourceErrorCode =
   /** The board does not exist (any more): 404 from the vendor. Not retryable; the caller deactivates it. */
   | 'board_not_found'
+  /**
+   * The board's address now redirects to another host (vendors send a dropped company to their marketing site).
+   * Not retryable; treated like board_not_found: the company's careers page is read again.
+   */
+  | 'board_moved'
   /** The vendor answered, but not in the expected shape. Not retryable: needs a code fix. */
   | 'malformed_payload'
   /** Rate limited or a 5xx after the client's own retries. Retryable. */

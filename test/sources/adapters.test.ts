@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutboundClient, type OutboundClient } from '../../src/net/client.js';
+import type { OutboundClient } from '../../src/net/client.js';
 import { ADAPTERS } from '../../src/sources/index.js';
 import {
   type BoardRef,
@@ -11,6 +11,7 @@ import {
   SourceError,
 } from '../../src/sources/types.js';
 import { type FakeAts, generatePostings, startFakeAts } from '../support/fake-ats.js';
+import { offlineClient, REDIRECTS_UNKNOWN, tokenFor } from '../support/fake-vendors.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/sources/${name}`, import.meta.url), 'utf8');
@@ -26,22 +27,11 @@ beforeAll(async () => {
   ats.setRaw('ashby', 'Hippocratic AI', fixture('ashby-board.json'));
   ats.setRaw('workable', 'acme', fixture('workable-widget.json'));
   ats.setRaw('recruitee', 'acme', fixture('recruitee-offers.json'));
-  for (const p of PROVIDERS) ats.setBoard(p, 'big', generatePostings(250));
+  for (const p of PROVIDERS) ats.setBoard(p, tokenFor(p, 'big'), generatePostings(250));
   ats.setBoard('recruitee', 'bigco', generatePostings(250));
   ats.setBoard('smartrecruiters', 'Acme1', generatePostings(3));
-  client = createOutboundClient({
-    userAgentContact: 'https://frontline.test/bot',
-    hostMap: ats.hostMap,
-    perHostDelayMs: 0,
-    apiHostDelayMs: 0,
-    // Nothing in these tests may reach real DNS: every vendor host is host-mapped.
-    resolver: async (h) => {
-      throw new Error(`unexpected DNS lookup of ${h}`);
-    },
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-  });
+  // Nothing in these tests may reach real DNS: every vendor host is host-mapped.
+  client = offlineClient(ats.hostMap, sleeps);
 });
 
 afterAll(async () => {
@@ -79,7 +69,9 @@ describe('recorded fixtures normalise to the posting shape', () => {
       url: 'https://job-boards.greenhouse.io/vaulttec/jobs/4012345007',
       descriptionText:
         "Vault-Tec builds AI for critical infrastructure.\n\n### What you'll do\n\n- Deploy models in customer environments\n- Write production code & own outcomes\n\nSalary: $180,000 – $220,000",
+      requisitionId: 'ENG-112',
     });
+    expect(general?.requisitionId).toBeNull();
     expect(sa?.department).toBe('Sales; Solutions');
     expect(sa?.remote).toBeNull();
     expect(sa?.postedAt).toEqual(new Date('2026-11-01T08:00:00Z'));
@@ -228,7 +220,7 @@ describe('smartrecruiters: details only for new or changed postings', () => {
 
 describe('pagination and whole boards', () => {
   it.each(PROVIDERS)('%s returns all 250 postings of a large board, each once', async (provider) => {
-    const token = provider === 'recruitee' ? 'bigco' : 'big';
+    const token = provider === 'recruitee' ? 'bigco' : tokenFor(provider, 'big');
     const before = ats.requests.length;
     const postings = await fetchAll(provider, token);
     expect(postings).toHaveLength(250);
@@ -258,25 +250,25 @@ describe('pagination and whole boards', () => {
 
 describe('vendor errors', () => {
   it.each(PROVIDERS)('%s: an unknown board is board_not_found and not retryable', async (provider) => {
-    const err = await sourceError(fetchAll(provider, 'nosuchboard'));
-    expect(err.code).toBe('board_not_found');
+    const err = await sourceError(fetchAll(provider, tokenFor(provider, 'nosuchboard')));
+    expect(err.code).toBe(REDIRECTS_UNKNOWN.has(provider) ? 'board_moved' : 'board_not_found');
     expect(err.retryable).toBe(false);
-    expect(err.status).toBe(404);
+    expect(err.status).toBe(REDIRECTS_UNKNOWN.has(provider) ? 200 : 404);
   });
 
   it.each(PROVIDERS)('%s: a 429 with Retry-After is waited out and the fetch succeeds', async (provider) => {
-    ats.setBoard(provider, 'small', generatePostings(5));
+    ats.setBoard(provider, tokenFor(provider, 'small'), generatePostings(5));
     sleeps.length = 0;
     ats.failNext(provider, { status: 429, retryAfter: '2' });
-    const postings = await fetchAll(provider, 'small');
+    const postings = await fetchAll(provider, tokenFor(provider, 'small'));
     expect(postings).toHaveLength(5);
     expect(sleeps).toEqual([2000]);
   });
 
   it.each(PROVIDERS)('%s: persistent 503 ends in a retryable unavailable error', async (provider) => {
-    ats.setBoard(provider, 'small', generatePostings(5));
+    ats.setBoard(provider, tokenFor(provider, 'small'), generatePostings(5));
     ats.failNext(provider, { status: 503 }, { status: 503 }, { status: 503 });
-    const err = await sourceError(fetchAll(provider, 'small'));
+    const err = await sourceError(fetchAll(provider, tokenFor(provider, 'small')));
     expect(err.code).toBe('unavailable');
     expect(err.retryable).toBe(true);
   });

@@ -22,6 +22,8 @@ import {
   workableWidgetJob,
 } from './fake-ats-render.js';
 
+import { VENDOR_FAKES, vendorFakeFor, vendorIo } from './fake-vendors.js';
+
 export type { FakePosting } from './fake-ats-render.js';
 
 export type FakeAtsSpec = Partial<Record<Provider, Record<string, FakePosting[]>>>;
@@ -51,7 +53,7 @@ export interface FakeAts {
   close(): Promise<void>;
 }
 
-const HOSTS: Record<Exclude<Provider, 'recruitee'>, string> = {
+const HOSTS: Partial<Record<Provider, string>> = {
   greenhouse: 'boards-api.greenhouse.io',
   lever: 'api.lever.co',
   ashby: 'api.ashbyhq.com',
@@ -73,7 +75,8 @@ function providerOf(host: string): { provider: Provider; sub?: string } | null {
   const eu = EU_HOSTS[h];
   if (eu) return { provider: eu };
   const m = /^([a-z0-9-]+)\.recruitee\.com$/.exec(h);
-  return m ? { provider: 'recruitee', sub: m[1] } : null;
+  const vendor = vendorFakeFor(h);
+  return m ? { provider: 'recruitee', sub: m[1] } : vendor ? { provider: vendor.provider, sub: h } : null;
 }
 
 /** The JSON value of a recorded body, or undefined when it is not JSON (malformed payloads are served verbatim). */
@@ -240,6 +243,11 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
           return serve(sub, (ps) => ({ offers: ps.map((p) => recruiteeOffer(sub, p)) }));
         }
         return notFound();
+      default:
+        return vendorFakeFor(who.sub ?? '')?.handle(
+          { host: who.sub ?? '', method: req.method ?? 'GET', url, seg, body: reqBody },
+          vendorIo({ board, raw: rawFor, send: (st, b, h) => send(res, st, b, h), notFound }),
+        );
     }
   };
 
@@ -254,6 +262,7 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   for (const h of [...Object.values(HOSTS), ...Object.keys(EU_HOSTS)]) hostMap[h] = origin;
   // Every Recruitee subdomain, present or not, so an unknown board answers 404 from the fake.
   hostMap['.recruitee.com'] = origin;
+  for (const host of VENDOR_FAKES.flatMap((f) => f.hosts)) hostMap[host] = origin;
 
   return {
     origin,

@@ -21,9 +21,32 @@ interface Pattern {
   /** Path words that are not board tokens (embed endpoints, per-job short links, API prefixes). */
   notTokens?: string[];
   decode?: boolean;
+  /** Builds the token from the match when it spans several groups (Workday: tenant, data centre, site). */
+  build?: (m: RegExpMatchArray) => string;
 }
 
 const TOKEN = '([A-Za-z0-9_.-]+)';
+/** Subdomains that belong to the vendor itself (marketing, help, assets), never a company's board. */
+const VENDOR_LABELS = [
+  'www',
+  'api',
+  'app',
+  'help',
+  'support',
+  'docs',
+  'static',
+  'cdn',
+  'assets',
+  'blog',
+  'status',
+];
+/** Vendors whose board is a company subdomain: `{t}.jobs.personio.de`, `{t}.bamboohr.com`, `{t}.breezy.hr`... */
+const SUBDOMAIN_VENDORS: Pattern[] = [
+  { provider: 'personio', re: /\b([a-z0-9-]+)\.jobs\.personio\.(?:de|com)/gi, notTokens: VENDOR_LABELS },
+  { provider: 'bamboohr', re: /\b([a-z0-9-]+)\.bamboohr\.com\/(?:careers|jobs)/gi, notTokens: VENDOR_LABELS },
+  { provider: 'breezy', re: /\b([a-z0-9-]+)\.breezy\.hr/gi, notTokens: VENDOR_LABELS },
+  { provider: 'pinpoint', re: /\b([a-z0-9-]+)\.pinpointhq\.com/gi, notTokens: VENDOR_LABELS },
+];
 const PATTERNS: Pattern[] = [
   {
     provider: 'greenhouse',
@@ -67,13 +90,21 @@ const PATTERNS: Pattern[] = [
     re: /\b([a-z0-9-]+)\.recruitee\.com/gi,
     notTokens: ['www', 'api', 'app', 'careers', 'docs', 'static', 'cdn'],
   },
+  ...SUBDOMAIN_VENDORS,
+  {
+    // {tenant}.wd{N}.myworkdayjobs.com/[{lang}/]{site}, or the CXS API path /wday/cxs/{tenant}/{site}.
+    provider: 'workday',
+    re: /\b([a-z0-9-]{1,63})\.(wd\d{1,3})\.myworkdayjobs\.com\/(?:wday\/cxs\/[a-z0-9-]+\/|[a-z]{2}(?:-[a-z]{2})?\/)?([A-Za-z0-9_-]{1,100})/gi,
+    notTokens: ['wday'],
+    build: (m) => (m[3] ? `${m[1]?.toLowerCase()}.${m[2]?.toLowerCase()}/${m[3]}` : ''),
+  },
 ];
 
 function tokensIn(text: string, evidence: BoardEvidence, source: string): BoardCandidate[] {
   const out: BoardCandidate[] = [];
   for (const p of PATTERNS) {
     for (const m of text.matchAll(p.re)) {
-      let token = m[1] ?? m[2];
+      let token = p.build ? p.build(m) : (m[1] ?? m[2]);
       if (!token) continue;
       if (p.decode) {
         try {

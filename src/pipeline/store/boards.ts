@@ -6,6 +6,10 @@ import type { BoardRef, Provider } from '../../sources/types.js';
 export interface StoredBoard extends BoardRef {
   id: string;
   active: boolean;
+  /** Postings listed at the last successful scrape (null before the first). */
+  lastPostingCount?: number | null;
+  /** Scrapes in a row that listed nothing where the board had postings (see boards/redetect.ts). */
+  emptyScrapes?: number;
 }
 
 export interface BoardInput extends BoardRef {
@@ -42,12 +46,22 @@ export async function activeBoards(db: Queryable, companyId: string): Promise<St
     token: string;
     url: string;
     active: boolean;
+    last_posting_count: number | null;
+    empty_scrapes: number;
   }>(
-    `SELECT id, provider, token, url, active FROM boards WHERE company_id = $1 AND active
-     ORDER BY provider, lower(token)`,
+    `SELECT id, provider, token, url, active, last_posting_count, empty_scrapes FROM boards
+     WHERE company_id = $1 AND active ORDER BY provider, lower(token)`,
     [companyId],
   );
-  return rows.map((r) => ({ id: r.id, provider: r.provider, token: r.token, url: r.url, active: r.active }));
+  return rows.map((r) => ({
+    id: r.id,
+    provider: r.provider,
+    token: r.token,
+    url: r.url,
+    active: r.active,
+    lastPostingCount: r.last_posting_count,
+    emptyScrapes: r.empty_scrapes,
+  }));
 }
 
 export async function markBoardScraped(
@@ -55,11 +69,13 @@ export async function markBoardScraped(
   boardId: string,
   postingCount: number,
   nowMs: number,
+  outcome: 'ok' | 'emptied' = 'ok',
 ): Promise<void> {
   await tx.query(
-    `UPDATE boards SET last_scraped_at = $2, last_posting_count = $3, last_error = NULL, updated_at = $2
+    `UPDATE boards SET last_scraped_at = $2, last_posting_count = $3, last_error = NULL, updated_at = $2,
+       last_success_at = $2, consecutive_failures = 0, empty_scrapes = 0, last_outcome = $4
      WHERE id = $1`,
-    [boardId, new Date(nowMs), postingCount],
+    [boardId, new Date(nowMs), postingCount, outcome],
   );
 }
 

@@ -57,17 +57,18 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
       `WITH incoming AS (
          SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
                               $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
-                              $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[])
+                              $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
            AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
-                salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule)
+                salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
+                requisition_id)
        )
        INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                          role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
                          created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
-                         salary_source, classification_rule)
+                         salary_source, classification_rule, requisition_id)
        SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
               COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
-              salary_period, salary_source, classification_rule
+              salary_period, salary_source, classification_rule, requisition_id
        FROM incoming
        ON CONFLICT (company_id, source, external_id) DO UPDATE SET
          title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
@@ -78,6 +79,7 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
          salary_currency = EXCLUDED.salary_currency, salary_period = EXCLUDED.salary_period,
          salary_source = EXCLUDED.salary_source,
          last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
+         requisition_id = EXCLUDED.requisition_id,
          updated_at = CASE
            WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
                  j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
@@ -109,6 +111,7 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
         pay('period'),
         pay('source'),
         unique.map((p) => p.classificationRule),
+        unique.map((p) => cut(p.requisitionId, 200)),
       ],
     );
     for (const r of rows) {
@@ -150,12 +153,21 @@ export async function knownPostings(
   nowMs: number,
 ): Promise<Map<string, KnownPosting>> {
   const day = Math.floor(nowMs / 86_400_000) % DETAIL_REFRESH_DAYS;
-  const rows = await db.query<{ external_id: string; title: string; url: string; description: string }>(
-    `SELECT external_id, title, url, description FROM jobs
+  const rows = await db.query<{
+    external_id: string;
+    title: string;
+    url: string;
+    description: string;
+    location: string;
+  }>(
+    `SELECT external_id, title, url, description, location FROM jobs
       WHERE board_id = $1 AND active AND description <> '' AND abs(hashtext(external_id)::bigint) % $3 <> $2`,
     [boardId, day, DETAIL_REFRESH_DAYS],
   );
   return new Map(
-    rows.map((r) => [r.external_id, { title: r.title, url: r.url, descriptionText: r.description }]),
+    rows.map((r) => [
+      r.external_id,
+      { title: r.title, url: r.url, descriptionText: r.description, location: r.location || null },
+    ]),
   );
 }

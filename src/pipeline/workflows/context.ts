@@ -1,8 +1,9 @@
 import type { Db } from '../../db/port.js';
-import type { NormalizedPosting } from '../../sources/types.js';
+import type { NormalizedPosting, Provider } from '../../sources/types.js';
 import type { DiscoveryResult } from '../boards/types.js';
 import type { Classification, RoleInput } from '../classify/classify.js';
 import type { CompanyFacts } from '../enrich/types.js';
+import type { BoardOutcomeKind } from '../store/board-health.js';
 import type { StoredBoard } from '../store/boards.js';
 
 /**
@@ -31,6 +32,8 @@ export interface PipelineContext {
   scrapeJitter: number;
   /** Source of randomness for jitter (injectable for tests). */
   random: () => number;
+  /** Told how each board's scrape ended (metrics: frontline_board_scrapes_total{vendor,outcome}). */
+  onBoardScrape?: (vendor: Provider, outcome: BoardOutcomeKind) => void;
 }
 
 /** The next re-scrape time: interval +/- jitter, so boards of companies onboarded together drift apart. */

@@ -26,6 +26,8 @@ export interface PipelineOptions {
   http?: HttpClient;
   /** Told every outbound request's host and outcome (metrics). */
   onOutbound?: (host: string, outcome: string) => void;
+  /** Told how each board scrape ended, by vendor (metrics). */
+  onBoardScrape?: PipelineContext['onBoardScrape'];
   logger?: EngineLogger;
   /** Queue polling interval, ms (default: QUEUE_POLL_MS). */
   queuePollingMs?: number;
@@ -77,6 +79,7 @@ export class Pipeline {
       scrapeIntervalMs: config.scrapeIntervalMinutes * 60_000,
       scrapeJitter: 0.1,
       random: Math.random,
+      onBoardScrape: opts.onBoardScrape,
     };
     this.engine = new DbosEngine({
       config,

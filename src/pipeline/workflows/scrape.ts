@@ -6,6 +6,7 @@ import type { PipelineContext } from './context.js';
 import {
   type BoardOutcome,
   type CompanyRef,
+  type FailedBoard,
   finalizeScrapeStep,
   loadBoardsStep,
   scrapeBoardStep,
@@ -34,15 +35,17 @@ export async function scrapeAllBoards(
   if ('skipped' in loaded) return { skipped: true, boards: [], failed: [] };
   const boards: BoardOutcome[] = [];
   const failed: ScrapeSummary['failed'] = [];
+  const failedBoards: FailedBoard[] = [];
   for (const board of loaded.boards) {
     const label = `${board.provider}/${board.token}`;
     try {
       boards.push(await step(`scrape:${label}`, () => scrapeBoardStep(ctx, company, board)));
     } catch (err) {
       failed.push({ board: label, error: messageOf(err) });
+      failedBoards.push({ id: board.id, provider: board.provider, error: messageOf(err) });
     }
   }
-  const fin = await step('finalize', () => finalizeScrapeStep(ctx, company.companyId, failed.length === 0));
+  const fin = await step('finalize', () => finalizeScrapeStep(ctx, company.companyId, failedBoards));
   if (failed.length > 0) {
     throw new Error(
       `${failed.length} of ${loaded.boards.length} boards failed: ` +

@@ -1,14 +1,8 @@
-import { refreshActiveJobCounts, upsertCompanyByDomain } from '../../catalog/company-writes.js';
+import { upsertCompanyByDomain } from '../../catalog/company-writes.js';
 import { setCompanyTags } from '../../catalog/tags.js';
-import { SourceError } from '../../sources/types.js';
-import {
-  activeBoards,
-  deactivateBoard,
-  markBoardScraped,
-  type StoredBoard,
-  upsertBoards,
-} from '../store/boards.js';
-import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
+import type { Provider } from '../../sources/types.js';
+import { recordBoardFailure } from '../store/board-health.js';
+import { activeBoards, type StoredBoard, upsertBoards } from '../store/boards.js';
 import { readMarkers, setMarker } from '../store/markers.js';
 import { nextScrapeAt, type PipelineContext } from './context.js';
 
@@ -140,75 +134,25 @@ export async function loadBoardsStep(
   return { boards: await activeBoards(ctx.db, companyId) };
 }
 
-export interface BoardOutcome {
-  board: string;
-  postings: number;
-  inserted: number;
-  updated: number;
-  deactivated: number;
-  /** The vendor answered 404: board deactivated with all its jobs. */
-  gone: boolean;
-}
+export { type BoardOutcome, scrapeBoardStep } from './scrape-board.js';
 
-export async function scrapeBoardStep(
-  ctx: PipelineContext,
-  company: { companyId: string; name: string },
-  board: StoredBoard,
-): Promise<BoardOutcome> {
-  const label = `${board.provider}/${board.token}`;
-  let postings: Awaited<ReturnType<PipelineContext['fetchPostings']>>;
-  try {
-    postings = await ctx.fetchPostings(board);
-  } catch (err) {
-    if (!(err instanceof SourceError) || err.code !== 'board_not_found') throw err;
-    const deactivated = await ctx.db.transaction(async (tx) => {
-      const now = ctx.now();
-      await deactivateBoard(tx, board.id, err.message, now);
-      const n = await deactivateBoardJobs(tx, board.id, now);
-      await refreshActiveJobCounts(tx, [company.companyId], now);
-      return n;
-    });
-    return { board: label, postings: 0, inserted: 0, updated: 0, deactivated, gone: true };
-  }
-  const classified = postings.map((p) => {
-    const c = ctx.classifyRole({ title: p.title, department: p.department, description: p.descriptionText });
-    return { ...p, roleCategory: c.category, classificationRule: c.rule };
-  });
-  const counts = await ctx.db.transaction(async (tx) => {
-    const now = ctx.now();
-    const c = await writeBoardPostings(
-      tx,
-      {
-        companyId: company.companyId,
-        companyName: company.name,
-        boardId: board.id,
-        provider: board.provider,
-        postings: classified,
-      },
-      now,
-    );
-    await markBoardScraped(tx, board.id, postings.length, now);
-    await refreshActiveJobCounts(tx, [company.companyId], now);
-    return c;
-  });
-  await ctx.embed('job', counts.changedIds);
-  return {
-    board: label,
-    postings: postings.length,
-    inserted: counts.inserted,
-    updated: counts.updated,
-    deactivated: counts.deactivated,
-    gone: false,
-  };
+/** A board whose scrape step failed after its retries (recorded in its health by the finalize step). */
+export interface FailedBoard {
+  id: string;
+  provider: Provider;
+  error: string;
 }
 
 export async function finalizeScrapeStep(
   ctx: PipelineContext,
   companyId: string,
-  complete: boolean,
+  failed: readonly FailedBoard[],
 ): Promise<{ activeJobs: number; nextScrapeAt: string }> {
+  const complete = failed.length === 0;
+  for (const f of failed) ctx.onBoardScrape?.(f.provider, 'error');
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
+    for (const f of failed) await recordBoardFailure(tx, f.id, 'error', f.error, now);
     const next = nextScrapeAt(ctx, now);
     if (complete) {
       await setMarker(tx, companyId, 'scraped_at', now, { nextScrapeAt: next });
