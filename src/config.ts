@@ -83,6 +83,8 @@ export interface Config {
   workerConcurrency: number;
   /** How often a worker polls the queue for runs, ms. */
   queuePollMs: number;
+  /** Watches: how often new job events are matched (ms), the first retry delay (ms), and how long to retry (ms). */
+  watches: { pollMs: number; retryBaseMs: number; retryForMs: number };
   workerId: string;
   /** How often a worker on a PostgreSQL server records that it is alive, ms. */
   workerHeartbeatMs: number;
@@ -258,6 +260,11 @@ export function parseConfig(env: Env): Config {
     scrapeIntervalMinutes: r.int('SCRAPE_INTERVAL_MINUTES', 360, 1, 10_080),
     workerConcurrency: r.int('WORKER_CONCURRENCY', 4, 1, 256),
     queuePollMs: r.int('QUEUE_POLL_MS', 200, 20, 60_000),
+    watches: {
+      pollMs: r.int('WATCH_POLL_MS', 2_000, 10, 3_600_000),
+      retryBaseMs: r.int('WATCH_RETRY_BASE_MS', 5_000, 1, 3_600_000),
+      retryForMs: r.int('WATCH_RETRY_FOR_MS', 86_400_000, 1, 604_800_000),
+    },
     workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),
     workerHeartbeatMs: r.int('WORKER_HEARTBEAT_MS', 10_000, 100, 600_000),
     workerDeadAfterMs: r.int('WORKER_DEAD_AFTER_MS', 120_000, 1_000, 86_400_000),

@@ -13,6 +13,7 @@ import type { Db } from './db/port.js';
 import type { PostgresDb } from './db/postgres.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.js';
 import { ResponseCache } from './http/response-cache.js';
+import { jobFilters } from './http/routes/jobs/list-jobs.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
 import { componentLogger } from './logger.js';
 import { Metrics } from './metrics.js';
@@ -27,6 +28,7 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
+import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
 
 /** Everything the HTTP app and the workers need, built once in one place (the composition root). */
 export interface Deps {
@@ -47,6 +49,10 @@ export interface Deps {
   startEmbeddingCatchUp(): void;
   /** Ingestion: the workflow engine (enqueue, status), the embedded worker and the freshness scheduler. */
   pipeline: Pipeline;
+  /** Saved searches with webhook targets (POST /watches). */
+  watches: WatchService;
+  /** Matches new job events to watches; started by processes that run workflows. */
+  watchMatcher: WatchMatcher;
   /** Deep research (POST/GET /deep-research): its workflow runs on the pipeline's engine. */
   research: ResearchService;
   /** The catalog read side the public routes serve. */
@@ -144,17 +150,44 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       ...(overrides.wallClock ? { wallClock: overrides.wallClock } : {}),
     });
     closers.push(() => researchParts.close());
-    const pipeline = new Pipeline({
+    let catalog: CatalogService | undefined;
+    const watchParts = createWatchParts({
+      config,
+      db,
+      now,
+      engine: () => pipeline.engine,
+      parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0]),
+      searchIds: async (filters, text) => {
+        if (!catalog) return new Set();
+        const shortlist = await catalog.listJobs(filters, text, { limit: SEARCH_SHORTLIST, offset: 0 });
+        return new Set(shortlist.items.map((j) => j.id));
+      },
+      onOutbound,
+      onDelivery: (outcome) => metrics.watchDeliveries.inc({ outcome }),
+      onError: (err) => componentLogger(config, 'watches').error({ err }, 'watch matching failed'),
+    });
+    closers.push(() => watchParts.matcher.stop());
+    const pipeline: Pipeline = new Pipeline({
       config,
       db,
       now,
       embed,
       onOutbound,
       onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
-      extraDefinitions: [researchParts.definition],
+      extraDefinitions: [researchParts.definition, watchParts.definition],
       observer: metrics.workflowObserver(),
     });
     closers.push(() => pipeline.stop());
+    catalog = new CatalogService({
+      db,
+      search,
+      now,
+      shortlist: SEARCH_SHORTLIST,
+      ...(config.readModel === 'memory' && {
+        jobListing: new JobListing(replica),
+        companyListing: new CompanyListing(replica, db),
+      }),
+    });
     mark('services');
     return {
       config,
@@ -166,16 +199,9 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       startEmbeddingCatchUp,
       pipeline,
       research: researchParts.service(pipeline.engine),
-      catalog: new CatalogService({
-        db,
-        search,
-        now,
-        shortlist: SEARCH_SHORTLIST,
-        ...(config.readModel === 'memory' && {
-          jobListing: new JobListing(replica),
-          companyListing: new CompanyListing(replica, db),
-        }),
-      }),
+      watches: watchParts.service,
+      watchMatcher: watchParts.matcher,
+      catalog,
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),

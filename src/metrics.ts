@@ -83,6 +83,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly watchDeliveries = new Counter({
+    name: 'frontline_watch_deliveries_total',
+    help: 'Watch webhook delivery attempts by outcome (delivered, retry, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly mcpCalls = new Counter({
     name: 'frontline_mcp_tool_calls_total',
     help: 'MCP tool calls by tool and outcome (ok, error, invalid)',

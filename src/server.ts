@@ -79,6 +79,7 @@ async function startServer(config: Config): Promise<RunningServer> {
     if (!(await deps.pipeline.startOnDemand())) {
       app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
+    if (config.role !== 'api') deps.watchMatcher.start();
   });
   // The caller handles a failure; this keeps it from also surfacing as an unhandled rejection.
   startupTasks.catch(() => {});
@@ -124,6 +125,7 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
   try {
     deps = await createDeps({ ...config, role: 'worker' });
     await deps.pipeline.start();
+    deps.watchMatcher.start();
   } catch (err) {
     release();
     await deps?.close();

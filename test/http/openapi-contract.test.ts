@@ -118,6 +118,17 @@ describe('the served document, through a client generated from it', () => {
     await success('startDeepResearch', 200, { token, body: { domain: 'teamco.com' } });
     await success('getDeepResearch', 200, { token, params: { domain: 'teamco.com' } });
     await success('listDeepResearchRuns', 200, { token, params: { domain: 'teamco.com' } });
+    // Watches: one deleted after its test message, one kept for the reads below.
+    const hook = { url: 'https://hooks.contractco.com/frontline', filters: { client_facing: true } };
+    const gone = data(await success('createWatch', 201, { token, body: hook }));
+    await success('testWatch', 202, { token, params: { id: String(gone.id) } });
+    await success('deleteWatch', 200, { token, params: { id: String(gone.id) } });
+    const kept = data(
+      await success('createWatch', 201, { token, body: { ...hook, search: 'solutions engineer' } }),
+    );
+    await success('listWatches', 200, { token });
+    await success('getWatch', 200, { token, params: { id: String(kept.id) } });
+    await success('listWatchDeliveries', 200, { token, params: { id: String(kept.id) } });
   });
 
   it('answers 304 to a matching If-None-Match on every read, and HEAD with headers only', async () => {
@@ -167,7 +178,7 @@ describe('the served document, through a client generated from it', () => {
       }
       // A HEAD operation declares no body, so the wrong method is sent on its GET's behalf.
       if (op.method === 'HEAD') continue;
-      const res = await client.call(op.id, { ...options, method: 'DELETE' });
+      const res = await client.call(op.id, { ...options, method: 'PUT' });
       expect(res.status, op.id).toBe(405);
       expect(res.headers.get('allow'), op.id).toContain(op.method);
     }

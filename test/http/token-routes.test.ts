@@ -19,12 +19,19 @@ const TOKEN_ONLY = [
   'GET /api/v1/deep-research/{domain}',
   'GET /api/v1/deep-research/{domain}/runs',
   'GET /api/v1/workflows/{workflowId}',
+  'POST /api/v1/watches',
+  'GET /api/v1/watches',
+  'GET /api/v1/watches/{id}',
+  'DELETE /api/v1/watches/{id}',
+  'GET /api/v1/watches/{id}/deliveries',
+  'POST /api/v1/watches/{id}/test',
 ];
 
 /** Values for path parameters: well-formed, so that what answers is the access rule, not validation. */
 const PARAMS: Record<string, string> = {
   domain: 'acme.ai',
   workflowId: '00000000-0000-4000-8000-000000000000',
+  id: '00000000-0000-4000-8000-000000000001',
 };
 
 /** A body each POST route rejects as invalid with a valid token: access is checked, and no work is started. */
@@ -40,7 +47,7 @@ const request = (route: string, authorization?: string) => {
   const [method, path = ''] = route.split(' ');
   const url = path.replace(/\{(\w+)\}/g, (_, name: string) => PARAMS[name] ?? name);
   return t.app.inject({
-    method: method as 'GET' | 'POST',
+    method: method as 'GET' | 'POST' | 'DELETE',
     url,
     headers: authorization ? { authorization } : {},
     ...(method === 'POST' ? { payload: INVALID_BODY } : {}),

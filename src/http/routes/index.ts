@@ -7,6 +7,7 @@ import { pipelineRoutes } from './pipeline/index.js';
 import { researchRoutes } from './research/index.js';
 import { homeRoute } from './site/home.js';
 import { systemRoutes } from './system/index.js';
+import { watchRoutes } from './watches/index.js';
 
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
 export async function registerRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
@@ -17,4 +18,5 @@ export async function registerRoutes(app: App, deps: Deps, prefix: string): Prom
   await app.register(async (scope) => discoveryRoutes(scope, deps, prefix));
   await app.register(async (scope) => pipelineRoutes(scope, deps, prefix));
   await app.register(async (scope) => researchRoutes(scope, deps.research, prefix));
+  await app.register(async (scope) => watchRoutes(scope, deps.watches, prefix));
 }

@@ -264,7 +264,7 @@ export class DbosEngine implements WorkflowEngine {
         observe.run(async () => {
           // Re-validated at run time: a payload may have waited in the queue across a deploy.
           if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${def.name}`);
-          return def.run(payload, step as StepRunner);
+          return def.run(payload, step as StepRunner, { sleep: (ms) => DBOS.sleep(ms) });
         }),
       { name: def.name, maxRecoveryAttempts: 5 },
     );

@@ -40,6 +40,11 @@ export interface RetryPolicy {
 /** Runs one checkpointed step: on replay after a crash a completed step returns its stored result unrun. */
 export type StepRunner = <T>(name: string, fn: () => Promise<T>, retry?: Partial<RetryPolicy>) => Promise<T>;
 
+/** Durable waits inside a workflow: a run that crashes while waiting resumes at the same deadline. */
+export interface WorkflowTools {
+  sleep(ms: number): Promise<void>;
+}
+
 /**
  * A workflow catalog entry: the name DBOS stores, the payload schema (validated on enqueue and again when a
  * worker starts the run, since a payload may sit in the queue across a deploy), the step plan shown by the
@@ -56,7 +61,7 @@ export interface WorkflowDefinition<P = unknown, R = unknown> {
   timeoutMs: number;
   /** Collapsing key: enqueues with the same key share one run while it is enqueued or running. */
   dedupKey(payload: P): string;
-  run(payload: P, step: StepRunner): Promise<R>;
+  run(payload: P, step: StepRunner, tools: WorkflowTools): Promise<R>;
 }
 
 /** How one execution of a workflow, or one attempt of a step, ended. */

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import type { WatchService } from '../../../watches/service.js';
+import { dataOf, errorResponses } from '../../schemas/common.js';
+import type { App } from '../../types.js';
+import { DeliverySchema, WatchIdParams, WatchSchema } from './schemas.js';
+
+const owner = (request: { caller: { tokenId: string | null } }) => request.caller.tokenId ?? '';
+
+/** GET /watches, GET /watches/:id, GET /watches/:id/deliveries: the calling token's watches. */
+export function readWatchRoutes(app: App, watches: WatchService): void {
+  const common = { tags: ['watches'], security: [{ bearer: [] }] };
+  app.get(
+    '/watches',
+    {
+      config: { access: 'token' },
+      schema: {
+        ...common,
+        operationId: 'listWatches',
+        summary: "The calling token's watches",
+        response: { 200: dataOf(Type.Array(WatchSchema)), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ data: await watches.list(owner(request)) }),
+  );
+  app.get(
+    '/watches/:id',
+    {
+      config: { access: 'token' },
+      schema: {
+        ...common,
+        operationId: 'getWatch',
+        summary: 'A watch',
+        params: WatchIdParams,
+        response: { 200: dataOf(WatchSchema), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await watches.get(owner(request), (request.params as { id: string }).id) }),
+  );
+  app.get(
+    '/watches/:id/deliveries',
+    {
+      config: { access: 'token' },
+      schema: {
+        ...common,
+        operationId: 'listWatchDeliveries',
+        summary: "A watch's recent deliveries, newest first (at most 100)",
+        params: WatchIdParams,
+        response: { 200: dataOf(Type.Array(DeliverySchema)), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({
+      data: await watches.deliveries(owner(request), (request.params as { id: string }).id, 100),
+    }),
+  );
+}
