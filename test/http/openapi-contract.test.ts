@@ -31,7 +31,10 @@ async function listen(t: TestApp): Promise<OpenApiClient> {
 }
 
 const BAD_TOKEN = 'fl_not-a-real-token-at-all';
-const UNKNOWN: Record<string, string> = { domain: 'never-tracked-company.com' };
+const UNKNOWN: Record<string, string> = {
+  domain: 'never-tracked-company.com',
+  id: '00000000-0000-4000-8000-00000000abcd',
+};
 
 let fx: Fixture;
 let sites: FakeSites;
