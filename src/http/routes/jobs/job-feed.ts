@@ -35,7 +35,6 @@ export function jobFeedRoute(app: App, catalog: CatalogService, now: () => numbe
           'Takes exactly the query of GET /jobs (filters, search, page, limit) and answers the same jobs as an Atom ' +
           '1.0 feed, newest first. Entry ids are urn:uuid:<job id>, stable across polls.',
         querystring: JobsQuery,
-        produces: ['application/atom+xml'],
         response: {
           200: {
             description: 'The feed',
