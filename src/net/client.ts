@@ -10,12 +10,7 @@ import type { ClientOptions } from './client-options.js';
 import { guardedLookup, systemResolver, vetUrl } from './guard.js';
 import { HostLimiter } from './limiter.js';
 import { RobotsCache } from './robots.js';
-import {
-  type HttpClient,
-  OutboundError,
-  type OutboundRequest,
-  type OutboundResponse,
-} from './types.js';
+import { type HttpClient, OutboundError, type OutboundRequest, type OutboundResponse } from './types.js';
 
 export { type ClientOptions, clientOptionsFromConfig } from './client-options.js';
 
