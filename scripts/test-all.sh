@@ -11,6 +11,8 @@ echo "== typecheck"; npx tsc --noEmit -p .
 echo "== lint"; npx biome check .
 echo "== lint the OpenAPI document (redocly.yaml)"; npm run --silent lint:openapi
 echo "== import cycles"; npm run --silent check:cycles
+echo "== file and function sizes"; npm run --silent check:sizes
+echo "== copied blocks"; npm run --silent check:copies
 echo "== tests on PGlite (embedded)"
 TEST_DATABASE_URL= TEST_REDIS_URL= npx vitest run
 

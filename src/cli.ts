@@ -66,9 +66,8 @@ function handleSignals(stop: () => Promise<void>, graceMs = 10_000): void {
   process.on('SIGINT', onSignal);
 }
 
-export function buildCli(): Command {
-  const program = new Command('frontline').description('Frontline: catalog API and research pipeline');
-
+/** The long-running processes and the one-shot migration: serve, worker, migrate. */
+function registerProcessCommands(program: Command): void {
   program
     .command('serve')
     .description('Start the HTTP API (applies migrations first)')
@@ -95,7 +94,10 @@ export function buildCli(): Command {
       const applied = await withDb(async (db) => migrate(db));
       out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
     });
+}
 
+/** `tokens create|list|revoke`: API token administration. */
+function registerTokenCommands(program: Command): void {
   const tokens = program.command('tokens').description('Manage API tokens');
   tokens
     .command('create')
@@ -139,7 +141,10 @@ export function buildCli(): Command {
       }
       out(`revoked ${revoked.id} (${revoked.prefix}…, ${revoked.name})`);
     });
+}
 
+/** Maintenance and client tools: reindex, mcp. */
+function registerToolCommands(program: Command): void {
   program
     .command('reindex')
     .description('Embed every job and company missing an embedding for the current model or text (resumable)')
@@ -165,7 +170,13 @@ export function buildCli(): Command {
         process.exit(1);
       }
     });
+}
 
+export function buildCli(): Command {
+  const program = new Command('frontline').description('Frontline: catalog API and research pipeline');
+  registerProcessCommands(program);
+  registerTokenCommands(program);
+  registerToolCommands(program);
   registerBoardsCommand(program, withDb, out);
   return program;
 }

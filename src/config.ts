@@ -193,10 +193,9 @@ function parseHostMap(r: Reader): Record<string, string> {
   return map;
 }
 
-export function parseConfig(env: Env): Config {
-  const r = new Reader(env);
-  const embeddingsProvider = r.oneOf('EMBEDDINGS', ['static', 'openai'] as const, 'static');
-  const config: Config = {
+/** The process, database and logging settings. */
+function readCoreSettings(r: Reader) {
+  return {
     host: r.str('HOST', '0.0.0.0'),
     port: r.int('PORT', 3000, 0, 65535),
     dataDir: r.str('DATA_DIR', './data'),
@@ -220,13 +219,22 @@ export function parseConfig(env: Env): Config {
     logPretty: r.bool('LOG_PRETTY', false),
     role: r.oneOf('FRONTLINE_ROLE', ['all', 'api', 'worker'] as const, 'all'),
     readModel: r.oneOf('READ_MODEL', ['memory', 'sql'] as const, 'memory'),
-    rateLimit: {
-      windowMs: r.int('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
-      anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),
-      token: r.int('RATE_LIMIT_TOKEN', 100, 1, 10_000_000),
-      failedAuth: r.int('RATE_LIMIT_FAILED_AUTH', 10, 1, 10_000_000),
-      onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
-    },
+  } satisfies Partial<Config>;
+}
+
+function readRateLimit(r: Reader): Config['rateLimit'] {
+  return {
+    windowMs: r.int('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+    anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),
+    token: r.int('RATE_LIMIT_TOKEN', 100, 1, 10_000_000),
+    failedAuth: r.int('RATE_LIMIT_FAILED_AUTH', 10, 1, 10_000_000),
+    onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
+  };
+}
+
+/** Request timeouts, cache coherence and the search admission and scan settings. */
+function readServingSettings(r: Reader) {
+  return {
     requestTimeoutMs: r.int('REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
     cacheCoherenceMs: r.int('CACHE_COHERENCE_MS', 2_000, 0, 60_000),
     // The embedded database runs one query at a time on the event loop, so fewer searches run at once there. How
@@ -237,9 +245,15 @@ export function parseConfig(env: Env): Config {
       maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
     },
     // A second core does the job scans' kernel; with one core the thread would only take turns with the loop.
-    // On the embedded database too since session 17: the idle workflow engine no longer loads DBOS, and the
-    // thread's ~10 MB now fits the 500 MB the 100k catalog bench allows (docs/search.md).
+    // On the embedded database too: the idle workflow engine does not load DBOS, and the thread's ~10 MB fits
+    // the 500 MB the 100k catalog bench allows (docs/search.md).
     searchScanThreadRows: r.int('SEARCH_SCAN_THREAD_ROWS', availableParallelism() > 1 ? 20_000 : 0, 0, 1e9),
+  } satisfies Partial<Config>;
+}
+
+/** The embeddings and LLM providers. */
+function readModelProviders(r: Reader, embeddingsProvider: Config['embeddings']['provider']) {
+  return {
     embeddings: {
       provider: embeddingsProvider,
       baseUrl: r.url('EMBEDDINGS_BASE_URL', ['http:', 'https:']),
@@ -251,12 +265,24 @@ export function parseConfig(env: Env): Config {
       model: r.raw('LLM_MODEL'),
       apiKey: r.raw('LLM_API_KEY'),
     },
+  } satisfies Partial<Config>;
+}
+
+/** Outbound calls: the research API, host overrides, timeouts and the User-Agent contact. */
+function readOutbound(r: Reader) {
+  return {
     parallelApiKey: r.raw('PARALLEL_API_KEY'),
     deepResearchWaitS: r.int('DEEP_RESEARCH_WAIT_S', 150, 1, 3_600),
     outboundHostMap: parseHostMap(r),
     outboundHeadersTimeoutMs: r.int('OUTBOUND_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     outboundTimeoutCapMs: r.int('OUTBOUND_TIMEOUT_CAP_MS', 0, 0, 3_600_000),
     userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
+  } satisfies Partial<Config>;
+}
+
+/** The scheduler and the pipeline workers. */
+function readWorker(r: Reader) {
+  return {
     scrapeIntervalMinutes: r.int('SCRAPE_INTERVAL_MINUTES', 360, 1, 10_080),
     workerConcurrency: r.int('WORKER_CONCURRENCY', 4, 1, 256),
     queuePollMs: r.int('QUEUE_POLL_MS', 200, 20, 60_000),
@@ -268,9 +294,12 @@ export function parseConfig(env: Env): Config {
     workerId: r.str('DBOS__VMID', r.str('WORKER_ID', 'local')),
     workerHeartbeatMs: r.int('WORKER_HEARTBEAT_MS', 10_000, 100, 600_000),
     workerDeadAfterMs: r.int('WORKER_DEAD_AFTER_MS', 120_000, 1_000, 86_400_000),
-    metricsToken: r.raw('METRICS_TOKEN'),
-  };
-  if (embeddingsProvider === 'openai' && !config.embeddings.baseUrl) {
+  } satisfies Partial<Config>;
+}
+
+/** Settings that are valid one by one but not together. */
+function checkCombinations(r: Reader, config: Config): void {
+  if (config.embeddings.provider === 'openai' && !config.embeddings.baseUrl) {
     r.problems.push('EMBEDDINGS=openai requires EMBEDDINGS_BASE_URL');
   }
   if (config.workerDeadAfterMs < 3 * config.workerHeartbeatMs) {
@@ -278,6 +307,22 @@ export function parseConfig(env: Env): Config {
       'WORKER_DEAD_AFTER_MS must be at least 3 x WORKER_HEARTBEAT_MS: a live worker must not be taken for dead',
     );
   }
+}
+
+export function parseConfig(env: Env): Config {
+  const r = new Reader(env);
+  const embeddingsProvider = r.oneOf('EMBEDDINGS', ['static', 'openai'] as const, 'static');
+  // Read in this order so the problems are listed in the order of the settings.
+  const config: Config = {
+    ...readCoreSettings(r),
+    rateLimit: readRateLimit(r),
+    ...readServingSettings(r),
+    ...readModelProviders(r, embeddingsProvider),
+    ...readOutbound(r),
+    ...readWorker(r),
+    metricsToken: r.raw('METRICS_TOKEN'),
+  };
+  checkCombinations(r, config);
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

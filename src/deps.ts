@@ -99,85 +99,23 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
     if (config.sampleData) await loadSampleCatalog(db, now());
     const metrics = overrides.metrics ?? new Metrics();
-    const searchLog = componentLogger(config, 'search');
-    const embedder = metrics.timedEmbedder(createEmbedder(config, vectorBuildLog(searchLog)));
-    const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
-    const searchParts = createSearchParts({
-      db,
-      config,
-      now,
-      embedder,
-      gate,
-      logger: searchLog,
-      // The snapshot describes one database: only the embedded one this process opened from its data directory.
-      ...(!overrides.db && db.kind === 'pglite'
-        ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
-        : {}),
-    });
-    closers.push(() => searchParts.stop());
-    // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
-    const startEmbeddingCatchUp = () => {
-      if (config.role !== 'api') searchParts.startCatchUp();
-    };
-    if (!overrides.deferCatchUp) startEmbeddingCatchUp();
-    const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
-    metrics.observeScans(() => searchParts.index.jobs.scanCounts);
-    if (db.kind === 'postgres') {
-      const { pool } = db as PostgresDb;
-      metrics.observePool(() => ({
-        total: pool.totalCount,
-        idle: pool.idleCount,
-        waiting: pool.waitingCount,
-      }));
-    }
+    const { searchParts, gate, search, startEmbeddingCatchUp } = createSearchSide(
+      { config, db, now, metrics, closers },
+      overrides,
+    );
+    observePool(db, metrics);
     const versionFeed = new CatalogVersionFeed(db, config.cacheCoherenceMs);
     await versionFeed.start();
     // Listings read the search index's in-process replica of the catalog, exact under the response cache's rule.
     const replica = new ReplicaGate(searchParts.index, () => versionFeed.token());
     closers.push(async () => versionFeed.stop());
-    // Built without I/O; server.ts / the worker command start it. Closed first (closers run in reverse).
-    const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
-      await searchParts.indexer.embedIds(kind, ids);
-    };
-    const onOutbound = (host: string, outcome: string) =>
-      metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
-    const researchParts = new ResearchParts({
-      config,
-      db,
-      now,
-      embed,
-      onOutbound,
-      ...(overrides.wallClock ? { wallClock: overrides.wallClock } : {}),
-    });
-    closers.push(() => researchParts.close());
     let catalog: CatalogService | undefined;
-    const watchParts = createWatchParts({
-      config,
-      db,
-      now,
-      engine: () => pipeline.engine,
-      parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0]),
-      searchIds: async (filters, text) => {
-        if (!catalog) return new Set();
-        const shortlist = await catalog.listJobs(filters, text, { limit: SEARCH_SHORTLIST, offset: 0 });
-        return new Set(shortlist.items.map((j) => j.id));
-      },
-      onOutbound,
-      onDelivery: (outcome) => metrics.watchDeliveries.inc({ outcome }),
-      onError: (err) => componentLogger(config, 'watches').error({ err }, 'watch matching failed'),
-    });
-    closers.push(() => watchParts.matcher.stop());
-    const pipeline: Pipeline = new Pipeline({
-      config,
-      db,
-      now,
-      embed,
-      onOutbound,
-      onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
-      extraDefinitions: [researchParts.definition, watchParts.definition],
-      observer: metrics.workflowObserver(),
-    });
-    closers.push(() => pipeline.stop());
+    const { researchParts, pipeline, watchParts } = createWorkflows(
+      { config, db, now, metrics, closers },
+      searchParts,
+      overrides.wallClock,
+      () => catalog,
+    );
     catalog = new CatalogService({
       db,
       search,
@@ -218,6 +156,115 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!overrides.db) await db.close().catch(() => {});
     throw err;
   }
+}
+
+/** What the parts createDeps builds share; each part adds its own closer to closers. */
+interface Shared {
+  config: Config;
+  db: Db;
+  now: () => number;
+  metrics: Metrics;
+  closers: (() => Promise<void>)[];
+}
+
+/** The embedder, the search index and its admission gate; starts the embedding catch-up unless deferred. */
+function createSearchSide(
+  { config, db, now, metrics, closers }: Shared,
+  overrides: DepsOverrides,
+): {
+  searchParts: SearchParts;
+  gate: SearchGate;
+  search: SearchService;
+  startEmbeddingCatchUp: () => void;
+} {
+  const searchLog = componentLogger(config, 'search');
+  const embedder = metrics.timedEmbedder(createEmbedder(config, vectorBuildLog(searchLog)));
+  const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
+  const searchParts = createSearchParts({
+    db,
+    config,
+    now,
+    embedder,
+    gate,
+    logger: searchLog,
+    // The snapshot describes one database: only the embedded one this process opened from its data directory.
+    ...(!overrides.db && db.kind === 'pglite'
+      ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
+      : {}),
+  });
+  closers.push(() => searchParts.stop());
+  // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
+  const startEmbeddingCatchUp = () => {
+    if (config.role !== 'api') searchParts.startCatchUp();
+  };
+  if (!overrides.deferCatchUp) startEmbeddingCatchUp();
+  const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
+  metrics.observeScans(() => searchParts.index.jobs.scanCounts);
+  return { searchParts, gate, search, startEmbeddingCatchUp };
+}
+
+/** On PostgreSQL, the metrics report the connection pool's use. */
+function observePool(db: Db, metrics: Metrics): void {
+  if (db.kind !== 'postgres') return;
+  const { pool } = db as PostgresDb;
+  metrics.observePool(() => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  }));
+}
+
+/**
+ * The deep-research parts and the ingestion pipeline, sharing one workflow engine.
+ * Built without I/O; server.ts / the worker command start it. Closed first (closers run in reverse).
+ */
+function createWorkflows(
+  { config, db, now, metrics, closers }: Shared,
+  searchParts: SearchParts,
+  wallClock: (() => number) | undefined,
+  catalog: () => CatalogService | undefined,
+): { researchParts: ResearchParts; pipeline: Pipeline; watchParts: ReturnType<typeof createWatchParts> } {
+  const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
+    await searchParts.indexer.embedIds(kind, ids);
+  };
+  const onOutbound = (host: string, outcome: string) =>
+    metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
+  const researchParts = new ResearchParts({
+    config,
+    db,
+    now,
+    embed,
+    onOutbound,
+    ...(wallClock ? { wallClock } : {}),
+  });
+  closers.push(() => researchParts.close());
+  const watchParts = createWatchParts({
+    config,
+    db,
+    now,
+    engine: () => pipeline.engine,
+    parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0]),
+    searchIds: async (filters, text) => {
+      const shortlist = await catalog()?.listJobs(filters, text, { limit: SEARCH_SHORTLIST, offset: 0 });
+      return new Set(shortlist?.items.map((j) => j.id) ?? []);
+    },
+    onOutbound,
+    onDelivery: (outcome) => metrics.watchDeliveries.inc({ outcome }),
+    onError: (err) => componentLogger(config, 'watches').error({ err }, 'watch matching failed'),
+  });
+  closers.push(() => watchParts.matcher.stop());
+  const pipeline: Pipeline = new Pipeline({
+    config,
+    db,
+    now,
+    embed,
+    onOutbound,
+    onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
+    extraDefinitions: [researchParts.definition, watchParts.definition],
+    observer: metrics.workflowObserver(),
+  });
+  closers.push(() => pipeline.stop());
+  return { researchParts, pipeline, watchParts };
 }
 
 /**

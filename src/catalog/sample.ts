@@ -1,4 +1,4 @@
-import type { Db } from '../db/port.js';
+import type { Db, Queryable } from '../db/port.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
 import { startOfUtcDay } from './stats.js';
@@ -52,6 +52,119 @@ export interface SampleLoadResult {
   jobs: number;
 }
 
+/** The sample postings as parallel columns, the shape of the single unnest() insert. */
+interface SampleJobColumns {
+  company: string[];
+  name: string[];
+  externalId: string[];
+  title: string[];
+  location: string[];
+  remote: boolean[];
+  department: string[];
+  category: string[];
+  url: string[];
+  description: string[];
+  postedAt: string[];
+}
+
+function emptySampleJobColumns(): SampleJobColumns {
+  return {
+    company: [],
+    name: [],
+    externalId: [],
+    title: [],
+    location: [],
+    remote: [],
+    department: [],
+    category: [],
+    url: [],
+    description: [],
+    postedAt: [],
+  };
+}
+
+/** Appends one company's sample postings to the columns. */
+function pushSampleJobs(
+  job: SampleJobColumns,
+  company: SampleCompany,
+  id: string,
+  slug: string,
+  nowMs: number,
+): void {
+  company.jobs.forEach((j, i) => {
+    const n = i + 1;
+    job.company.push(id);
+    job.name.push(company.name);
+    job.externalId.push(`sample-${slug}-${n}`);
+    job.title.push(j.title);
+    job.location.push(j.location);
+    job.remote.push(j.remote);
+    job.department.push(j.department);
+    job.category.push(j.roleCategory);
+    job.url.push(`https://${company.domain}/careers#sample-${n}`);
+    job.description.push(
+      `Sample posting: this is not a real opening at ${company.name}. It illustrates a ${j.title} role ` +
+        `(${j.department}, ${j.location}${j.remote ? ', remote-friendly' : ''}) in the Frontline sample ` +
+        `catalog. See ${company.domain} for the company's actual openings.`,
+    );
+    job.postedAt.push(samplePostedAt(j, nowMs).toISOString());
+  });
+}
+
+/** Creates (or finds) one sample company with its tags; returns its id and slug. */
+async function upsertSampleCompany(
+  tx: Queryable,
+  company: SampleCompany,
+  nowMs: number,
+): Promise<{ id: string; slug: string }> {
+  const { id, slug } = await upsertCompanyByDomain(
+    tx,
+    company.domain,
+    {
+      name: company.name,
+      website: `https://${company.domain}`,
+      oneLiner: company.oneLiner,
+      category: company.category,
+      isSample: true,
+    },
+    nowMs,
+  );
+  const tags: TagInput[] = Object.entries(company.tags).flatMap(([dimension, values]) =>
+    values.map((value) => ({ dimension: dimension as TagDimension, value })),
+  );
+  await setCompanyTags(tx, id, tags, nowMs);
+  return { id, slug };
+}
+
+/** Inserts every sample posting in one statement; postings already present are left alone. */
+async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
+       role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
+     SELECT w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote, w.department,
+       w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
+       $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+       AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
+            description, posted_at)
+     ON CONFLICT (company_id, source, external_id) DO NOTHING`,
+    [
+      job.company,
+      job.name,
+      job.externalId,
+      job.title,
+      job.location,
+      job.remote,
+      job.department,
+      job.category,
+      job.url,
+      job.description,
+      job.postedAt,
+      now,
+    ],
+  );
+}
+
 /**
  * Loads the sample catalog in one transaction when the catalog has no company yet; otherwise does nothing.
  * Safe to call on every start and from two processes at once (advisory lock, then the emptiness check).
@@ -62,83 +175,14 @@ export async function loadSampleCatalog(db: Db, nowMs: number): Promise<SampleLo
     const [existing] = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
     if (existing?.any) return { loaded: false, companies: 0, jobs: 0 };
 
-    const now = new Date(nowMs);
     const ids: string[] = [];
-    const job = {
-      company: [] as string[],
-      name: [] as string[],
-      externalId: [] as string[],
-      title: [] as string[],
-      location: [] as string[],
-      remote: [] as boolean[],
-      department: [] as string[],
-      category: [] as string[],
-      url: [] as string[],
-      description: [] as string[],
-      postedAt: [] as string[],
-    };
+    const job = emptySampleJobColumns();
     for (const company of SAMPLE_CATALOG.companies) {
-      const { id, slug } = await upsertCompanyByDomain(
-        tx,
-        company.domain,
-        {
-          name: company.name,
-          website: `https://${company.domain}`,
-          oneLiner: company.oneLiner,
-          category: company.category,
-          isSample: true,
-        },
-        nowMs,
-      );
+      const { id, slug } = await upsertSampleCompany(tx, company, nowMs);
       ids.push(id);
-      const tags: TagInput[] = Object.entries(company.tags).flatMap(([dimension, values]) =>
-        values.map((value) => ({ dimension: dimension as TagDimension, value })),
-      );
-      await setCompanyTags(tx, id, tags, nowMs);
-      company.jobs.forEach((j, i) => {
-        const n = i + 1;
-        job.company.push(id);
-        job.name.push(company.name);
-        job.externalId.push(`sample-${slug}-${n}`);
-        job.title.push(j.title);
-        job.location.push(j.location);
-        job.remote.push(j.remote);
-        job.department.push(j.department);
-        job.category.push(j.roleCategory);
-        job.url.push(`https://${company.domain}/careers#sample-${n}`);
-        job.description.push(
-          `Sample posting: this is not a real opening at ${company.name}. It illustrates a ${j.title} role ` +
-            `(${j.department}, ${j.location}${j.remote ? ', remote-friendly' : ''}) in the Frontline sample ` +
-            `catalog. See ${company.domain} for the company's actual openings.`,
-        );
-        job.postedAt.push(samplePostedAt(j, nowMs).toISOString());
-      });
+      pushSampleJobs(job, company, id, slug, nowMs);
     }
-    await tx.query(
-      `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
-         role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
-       SELECT w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote, w.department,
-         w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
-         $8::text[], $9::text[], $10::text[], $11::timestamptz[])
-         AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-              description, posted_at)
-       ON CONFLICT (company_id, source, external_id) DO NOTHING`,
-      [
-        job.company,
-        job.name,
-        job.externalId,
-        job.title,
-        job.location,
-        job.remote,
-        job.department,
-        job.category,
-        job.url,
-        job.description,
-        job.postedAt,
-        now,
-      ],
-    );
+    await insertSampleJobs(tx, job, new Date(nowMs));
     await refreshActiveJobCounts(tx, ids, nowMs);
     return { loaded: true, companies: ids.length, jobs: job.title.length };
   });

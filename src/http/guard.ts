@@ -72,33 +72,29 @@ function authorize(reply: FastifyReply, config: RouteConfig, caller: Caller, don
   }
 }
 
-export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
-  app.decorateRequest('caller', null as unknown as Caller);
-  const anonymous = anonymousCaller(opts.tiers);
-  const limiter: Limiter = rateLimiter(opts);
-  const metrics: MetricsAccess = metricsAccess(opts.metricsToken);
-
-  /** A presented credential that is not valid: 403 within the IP's failed-authentication budget, else 429. */
-  function refuse(request: FastifyRequest, reply: FastifyReply, message: string, done: (e?: Error) => void) {
+/** A presented credential that is not valid: 403 within the IP's failed-authentication budget, else 429. */
+function refuser(opts: GuardOptions, limiter: Limiter, anonymous: Caller) {
+  return (request: FastifyRequest, reply: FastifyReply, message: string, done: (e?: Error) => void): void => {
     request.caller = anonymous;
     const answer = (d: RateDecision) => {
       if (d.allowed) sendError(reply, new AppError('FORBIDDEN', message));
       else limiter.refuseOver(reply, opts.failedAuth.limitDescription, d);
     };
     limiter.decide(request, `authfail:${request.ip}`, opts.failedAuth, 'failed_auth', answer, done);
-  }
+  };
+}
 
+/** The caller's rate limit (unless the route is exempt or the request internal), then the route's access. */
+function admitter(opts: GuardOptions, limiter: Limiter) {
   const isInternal = (request: FastifyRequest): boolean =>
     opts.internal !== undefined && request.headers[opts.internal.header] === opts.internal.value;
-
-  /** The caller's rate limit (unless the route is exempt), then the route's access. */
-  function admit(
+  return (
     request: FastifyRequest,
     reply: FastifyReply,
     config: RouteConfig,
     caller: Caller,
     done: (err?: Error) => void,
-  ): void {
+  ): void => {
     request.caller = caller;
     reply.header('x-api-tier', caller.tier);
     if (config.rateLimited === false || isInternal(request)) {
@@ -112,7 +108,16 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
       else limiter.refuseOver(reply, caller.policy.limitDescription, d);
     };
     limiter.decide(request, key, caller.policy, caller.tier, admitted, done);
-  }
+  };
+}
+
+export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
+  app.decorateRequest('caller', null as unknown as Caller);
+  const anonymous = anonymousCaller(opts.tiers);
+  const limiter: Limiter = rateLimiter(opts);
+  const metrics: MetricsAccess = metricsAccess(opts.metricsToken);
+  const refuse = refuser(opts, limiter, anonymous);
+  const admit = admitter(opts, limiter);
 
   /** /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. */
   function guardMetrics(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {

@@ -60,11 +60,10 @@ const SOCIAL: Array<[keyof SocialLinks, RegExp]> = [
   ['crunchbase', /^https?:\/\/(www\.)?crunchbase\.com\/organization\/[^/?#\s]+/i],
 ];
 
-export function extractPage(page: FetchedPage, domain: string): PageFacts {
-  const $ = loadHtml(page.html, PARSER);
-  const meta = (sel: string) => clean($(sel).attr('content'));
-  const title = clean($('title').first().text());
-  const h1 = clean($('h1').first().text());
+type Html = ReturnType<typeof loadHtml>;
+
+/** The name of the first Organization or Corporation in the page's JSON-LD, if any. */
+function jsonLdOrganizationName($: Html): string | null {
   let jsonLdName: string | null = null;
   $('script[type="application/ld+json"]').each((_, el) => {
     try {
@@ -83,16 +82,11 @@ export function extractPage(page: FetchedPage, domain: string): PageFacts {
       // Broken JSON-LD is common on real sites; the other signals still apply.
     }
   });
-  const name =
-    meta('meta[property="og:site_name"]') ??
-    jsonLdName ??
-    meta('meta[name="application-name"]') ??
-    nameFromTitle(title, domain);
+  return jsonLdName;
+}
 
-  const description =
-    meta('meta[name="description"]') ??
-    meta('meta[property="og:description"]') ??
-    meta('meta[name="twitter:description"]');
+/** Distinct paragraphs long enough to describe the company, without cookie and legal boilerplate. */
+function bodyParagraphs($: Html): string[] {
   const paragraphs: string[] = [];
   $('main p, article p, section p, body p').each((_, el) => {
     const t = clean($(el).text());
@@ -104,7 +98,11 @@ export function extractPage(page: FetchedPage, domain: string): PageFacts {
     )
       paragraphs.push(t);
   });
+  return paragraphs;
+}
 
+/** The first link to each social profile, and the first same-host "about" page. */
+function pageLinks($: Html, pageUrl: string): { social: SocialLinks; aboutUrl: string | null } {
   const social: SocialLinks = {
     linkedin: null,
     twitter: null,
@@ -117,14 +115,14 @@ export function extractPage(page: FetchedPage, domain: string): PageFacts {
     const href = $(el).attr('href') ?? '';
     let abs: URL;
     try {
-      abs = new URL(href, page.url);
+      abs = new URL(href, pageUrl);
     } catch {
       return;
     }
     for (const [key, re] of SOCIAL)
       if (!social[key] && re.test(abs.href)) social[key] = abs.href.replace(/\/$/, '');
     const text = $(el).text().trim().toLowerCase();
-    const sameHost = abs.hostname.replace(/^www\./, '') === new URL(page.url).hostname.replace(/^www\./, '');
+    const sameHost = abs.hostname.replace(/^www\./, '') === new URL(pageUrl).hostname.replace(/^www\./, '');
     if (
       !aboutUrl &&
       sameHost &&
@@ -133,6 +131,26 @@ export function extractPage(page: FetchedPage, domain: string): PageFacts {
       aboutUrl = abs.href;
     }
   });
+  return { social, aboutUrl };
+}
+
+export function extractPage(page: FetchedPage, domain: string): PageFacts {
+  const $ = loadHtml(page.html, PARSER);
+  const meta = (sel: string) => clean($(sel).attr('content'));
+  const title = clean($('title').first().text());
+  const h1 = clean($('h1').first().text());
+  const name =
+    meta('meta[property="og:site_name"]') ??
+    jsonLdOrganizationName($) ??
+    meta('meta[name="application-name"]') ??
+    nameFromTitle(title, domain);
+
+  const description =
+    meta('meta[name="description"]') ??
+    meta('meta[property="og:description"]') ??
+    meta('meta[name="twitter:description"]');
+  const paragraphs = bodyParagraphs($);
+  const { social, aboutUrl } = pageLinks($, page.url);
 
   const headline = [
     title,

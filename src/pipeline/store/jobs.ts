@@ -44,75 +44,86 @@ function salaryText(p: NormalizedPosting): string | null {
   return cut([s.currency, range, s.interval ? `per ${s.interval}` : null].filter(Boolean).join(' '), 300);
 }
 
+/**
+ * Upserts the incoming postings; a row counts as changed when any stored field differs (updated_at moves to now).
+ * Parameters: $1 company id, $2 company name, $3 provider, $4 now, $5 board id, then one array per column.
+ */
+const UPSERT_POSTINGS = `WITH incoming AS (
+     SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
+                          $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
+                          $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+       AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
+            salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
+            requisition_id)
+   )
+   INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
+                     role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
+                     created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
+                     salary_source, classification_rule, requisition_id)
+   SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
+          COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
+          salary_period, salary_source, classification_rule, requisition_id
+   FROM incoming
+   ON CONFLICT (company_id, source, external_id) DO UPDATE SET
+     title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
+     department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
+     classification_rule = EXCLUDED.classification_rule,
+     description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
+     salary_min = EXCLUDED.salary_min, salary_max = EXCLUDED.salary_max,
+     salary_currency = EXCLUDED.salary_currency, salary_period = EXCLUDED.salary_period,
+     salary_source = EXCLUDED.salary_source,
+     last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
+     requisition_id = EXCLUDED.requisition_id,
+     updated_at = CASE
+       WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
+             j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
+            IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
+              EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true,
+              EXCLUDED.salary_min, EXCLUDED.salary_max, EXCLUDED.salary_currency, EXCLUDED.salary_period,
+              EXCLUDED.salary_source)
+       THEN EXCLUDED.updated_at ELSE j.updated_at END
+   RETURNING j.id, (xmax = 0) AS inserted, (j.updated_at = $4) AS changed`;
+
+/** The parameters of UPSERT_POSTINGS: one array per column, in the order of the unnest(). */
+function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: Date): unknown[] {
+  const fields: PostingFields[] = unique.map(postingFields);
+  const pay = <K extends 'min' | 'max' | 'currency' | 'period' | 'source'>(k: K) =>
+    fields.map((f) => f.salary?.[k] ?? null);
+  return [
+    w.companyId,
+    w.companyName,
+    w.provider,
+    now,
+    w.boardId,
+    unique.map((p) => cut(p.externalId, 200)),
+    fields.map((f) => cut(f.title, 500) || 'Untitled position'),
+    fields.map((f) => cut(f.location, 500) ?? ''),
+    fields.map((f) => f.remote === true),
+    unique.map((p) => cut(p.department, 200)),
+    unique.map((p) => p.roleCategory),
+    unique.map((p) => p.url),
+    unique.map((p) => p.descriptionText),
+    unique.map(salaryText),
+    unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+    pay('min'),
+    pay('max'),
+    pay('currency'),
+    pay('period'),
+    pay('source'),
+    unique.map((p) => p.classificationRule),
+    unique.map((p) => cut(p.requisitionId, 200)),
+  ];
+}
+
 export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: number): Promise<WriteCounts> {
   const now = new Date(nowMs);
   // A board listing the same id twice would make ON CONFLICT touch one row twice (an error): last one wins.
   const unique = [...new Map(w.postings.map((p) => [p.externalId, p])).values()];
-  const fields: PostingFields[] = unique.map(postingFields);
-  const pay = <K extends 'min' | 'max' | 'currency' | 'period' | 'source'>(k: K) =>
-    fields.map((f) => f.salary?.[k] ?? null);
   const counts: WriteCounts = { inserted: 0, updated: 0, deactivated: 0, changedIds: [] };
   if (unique.length > 0) {
     const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
-      `WITH incoming AS (
-         SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
-                              $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
-                              $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
-           AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
-                salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
-                requisition_id)
-       )
-       INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
-                         role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
-                         created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
-                         salary_source, classification_rule, requisition_id)
-       SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
-              COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
-              salary_period, salary_source, classification_rule, requisition_id
-       FROM incoming
-       ON CONFLICT (company_id, source, external_id) DO UPDATE SET
-         title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
-         department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
-         classification_rule = EXCLUDED.classification_rule,
-         description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
-         salary_min = EXCLUDED.salary_min, salary_max = EXCLUDED.salary_max,
-         salary_currency = EXCLUDED.salary_currency, salary_period = EXCLUDED.salary_period,
-         salary_source = EXCLUDED.salary_source,
-         last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
-         requisition_id = EXCLUDED.requisition_id,
-         updated_at = CASE
-           WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
-                 j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
-                IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
-                  EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true,
-                  EXCLUDED.salary_min, EXCLUDED.salary_max, EXCLUDED.salary_currency, EXCLUDED.salary_period,
-                  EXCLUDED.salary_source)
-           THEN EXCLUDED.updated_at ELSE j.updated_at END
-       RETURNING j.id, (xmax = 0) AS inserted, (j.updated_at = $4) AS changed`,
-      [
-        w.companyId,
-        w.companyName,
-        w.provider,
-        now,
-        w.boardId,
-        unique.map((p) => cut(p.externalId, 200)),
-        fields.map((f) => cut(f.title, 500) || 'Untitled position'),
-        fields.map((f) => cut(f.location, 500) ?? ''),
-        fields.map((f) => f.remote === true),
-        unique.map((p) => cut(p.department, 200)),
-        unique.map((p) => p.roleCategory),
-        unique.map((p) => p.url),
-        unique.map((p) => p.descriptionText),
-        unique.map(salaryText),
-        unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
-        pay('min'),
-        pay('max'),
-        pay('currency'),
-        pay('period'),
-        pay('source'),
-        unique.map((p) => p.classificationRule),
-        unique.map((p) => cut(p.requisitionId, 200)),
-      ],
+      UPSERT_POSTINGS,
+      upsertParams(w, unique, now),
     );
     for (const r of rows) {
       if (r.inserted) counts.inserted++;
