@@ -17,7 +17,7 @@ describe('configuration', () => {
       workerConcurrency: 4,
       queuePollMs: 200,
       searchLimits: { maxInFlight: 2, maxQueued: 256, maxWaitMs: 1000 },
-      // The scan thread wherever a second core runs it, the embedded database included (since session 17).
+      // The scan thread wherever a second core runs it, the embedded database included.
       searchScanThreadRows: availableParallelism() > 1 ? 20_000 : 0,
       workerHeartbeatMs: 10_000,
       workerDeadAfterMs: 120_000,

@@ -29,7 +29,7 @@ export interface Scenario {
 
 export const TARGETS = { hotRatio: 0.5, mixedRatio: 0.2, p99Ms: 50, searchSingleP99Ms: 30 } as const;
 
-/** Issue 2's definition of a mixed run: at least this many distinct URLs. */
+/** A mixed run draws from at least this many distinct URLs. */
 export const MIN_MIXED_URLS = 1_000;
 
 /** A bench-only token, passed to the service through API_TOKENS. */
