@@ -212,8 +212,14 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
         { name: 'pipeline', description: 'Discovery and ingestion pipeline (token)' },
         { name: 'research', description: 'Deep research dossiers of tracked companies (token)' },
         { name: 'system', description: 'Health, identity, metrics and this document' },
-        { name: 'watches', description: 'Saved searches whose new jobs are delivered by signed webhooks (token)' },
-        { name: 'agents', description: 'The Model Context Protocol endpoint for agents (anonymous or token)' },
+        {
+          name: 'watches',
+          description: 'Saved searches whose new jobs are delivered by signed webhooks (token)',
+        },
+        {
+          name: 'agents',
+          description: 'The Model Context Protocol endpoint for agents (anonymous or token)',
+        },
       ],
     },
     exposeHeadRoutes: true,
