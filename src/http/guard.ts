@@ -76,6 +76,8 @@ function authorize(reply: FastifyReply, config: RouteConfig, caller: Caller, don
 function refuser(opts: GuardOptions, limiter: Limiter, anonymous: Caller) {
   return (request: FastifyRequest, reply: FastifyReply, message: string, done: (e?: Error) => void): void => {
     request.caller = anonymous;
+    // Every answer names the tier it was served in: a refused token is served as anonymous.
+    reply.header('x-api-tier', anonymous.tier);
     const answer = (d: RateDecision) => {
       if (d.allowed) sendError(reply, new AppError('FORBIDDEN', message));
       else limiter.refuseOver(reply, opts.failedAuth.limitDescription, d);

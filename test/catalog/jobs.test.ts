@@ -568,6 +568,8 @@ describe('HTTP behaviour of catalog reads', () => {
         'posted_since',
         'remote_only',
         'role_category',
+        'salary_currency',
+        'salary_min',
         'search',
         'updated_since',
       ].sort(),

@@ -32,7 +32,7 @@ describe.each(stores)('rate limits (%s store)', (_name, makeStore) => {
     t = await startTestApp({
       clock,
       rateLimits: store,
-      env: { RATE_LIMIT_ANONYMOUS: '20', RATE_LIMIT_TOKEN: '100' },
+      env: { RATE_LIMIT_ANONYMOUS: '20', RATE_LIMIT_TOKEN: '100', RATE_LIMIT_FAILED_AUTH: '10' },
     });
   });
   afterAll(async () => {
