@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/port.js';
 import { activeBoards, upsertBoards } from '../../src/pipeline/store/boards.js';
 import {
@@ -69,6 +70,8 @@ const rows = async () =>
 beforeAll(async () => {
   t = await freshDatabase();
   db = t.db;
+  // A server database starts empty (the embedded template is already migrated).
+  await migrate(db);
   company = await addCompany(db, { name: 'Acme', domain: 'acme-store.ai' }, T0);
   await db.transaction((tx) =>
     upsertBoards(
