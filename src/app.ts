@@ -7,7 +7,7 @@ import { registerCors } from './http/cors.js';
 import { DeferredCompiles } from './http/deferred-compiles.js';
 import { registerDocs } from './http/docs.js';
 import { type EarlyHits, installEarlyHits } from './http/early-hits.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, registerPageErrors } from './http/error-handler.js';
 import { registerGuard } from './http/guard.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerHostCheck, registerNulCheck } from './http/request-checks.js';
@@ -18,9 +18,11 @@ import { decorateRouteConfig } from './http/route-config.js';
 import type { GuardSlot } from './http/router-errors.js';
 import { registerRoutes } from './http/routes/index.js';
 import { INTERNAL_CALL_HEADER, internalCallSecret, mcpRoute } from './http/routes/mcp/mcp.js';
+import { pageErrorRenderer } from './http/routes/site/errors.js';
+import type { Site } from './http/routes/site/page.js';
 import { ErrorEnvelope, PaginationMeta } from './http/schemas/common.js';
 import { serverOptions } from './http/server-options.js';
-import { buildFailedAuthPolicy } from './http/tiers.js';
+import { buildFailedAuthPolicy, buildPagesPolicy } from './http/tiers.js';
 import type { App } from './http/types.js';
 
 export const API_PREFIX = '/api/v1';
@@ -46,6 +48,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   decorateRouteConfig(app);
   registerRequestIdHeader(app);
   registerErrorHandling(app);
+  const site: Site = { config: deps.config, apiPrefix: API_PREFIX, now: deps.now };
+  registerPageErrors(app, pageErrorRenderer(site));
   registerCors(app);
   registerHostCheck(app);
   const guard = registerGuard(app, {
@@ -53,6 +57,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     rateLimits: deps.rateLimits,
     tiers: deps.tiers,
     failedAuth: buildFailedAuthPolicy(deps.config.rateLimit),
+    pages: buildPagesPolicy(deps.config.rateLimit),
     now: deps.now,
     onStoreFailure: deps.config.rateLimit.onStoreFailure,
     metrics: deps.metrics,
@@ -81,7 +86,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   });
 
   await registerDocs(app);
-  await registerRoutes(app, deps, API_PREFIX);
+  await registerRoutes(app, deps, API_PREFIX, site);
   await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret));
   return app;
 }

@@ -28,6 +28,8 @@ export interface Config {
   /** Tokens accepted in addition to the database ones (comma-separated in API_TOKENS). */
   apiTokens: string[];
   sampleData: boolean;
+  /** The site's public origin (PUBLIC_BASE_URL) for canonical links and the sitemap; unset: the request's host. */
+  publicBaseUrl: string | undefined;
   /** Fastify trustProxy value: false, true, a hop count, or a comma-separated list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   logLevel: LogLevel;
@@ -45,6 +47,8 @@ export interface Config {
     token: number;
     /** Failed authentication attempts (bad API or metrics tokens) allowed per IP and window. */
     failedAuth: number;
+    /** Web pages (the site for people) per IP and window: a budget of their own, apart from the API's. */
+    pages: number;
     /**
      * When the shared (Redis) store is unreachable: 'open' falls back to per-process limits, 'closed' answers 503,
      * 'auto' is open for reads (GET/HEAD) and closed for pipeline writes.
@@ -210,6 +214,7 @@ function readCoreSettings(r: Reader) {
       .map((t) => t.trim())
       .filter((t) => t.length > 0),
     sampleData: r.bool('SAMPLE_DATA', false),
+    publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(r),
     logLevel: r.oneOf(
       'LOG_LEVEL',
@@ -228,6 +233,7 @@ function readRateLimit(r: Reader): Config['rateLimit'] {
     anonymous: r.int('RATE_LIMIT_ANONYMOUS', 20, 1, 10_000_000),
     token: r.int('RATE_LIMIT_TOKEN', 100, 1, 10_000_000),
     failedAuth: r.int('RATE_LIMIT_FAILED_AUTH', 10, 1, 10_000_000),
+    pages: r.int('RATE_LIMIT_PAGES', 300, 1, 10_000_000),
     onStoreFailure: r.oneOf('RATE_LIMIT_ON_STORE_FAILURE', ['auto', 'open', 'closed'] as const, 'auto'),
   };
 }

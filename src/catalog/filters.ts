@@ -76,6 +76,8 @@ function paramsOf(list: readonly Declared[]): Record<string, TSchema> {
 
 export const jobFilterParams = () => paramsOf(JOBS);
 export const companyFilterParams = () => paramsOf(COMPANIES);
+/** The parameters of the filters that narrow the listing (delta sync, which changes what is listed, left out). */
+export const jobNarrowingParams = () => paramsOf(JOBS.filter((d) => d.delta !== true));
 
 /** A validated GET /jobs query -> its filters. Bad values throw badRequest naming the parameter. */
 export const parseJobFilters = (q: Query): JobFilters => parseWith<JobFilters>(JOBS, q);

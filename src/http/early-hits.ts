@@ -89,7 +89,7 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     // A miss is counted by the full pipeline's lookup, not here as well.
     const hit = opts.cache.get(cacheKey('anonymous', url, headers), false);
     if (!hit) return false;
-    const limits = opts.admitAnonymous(ip);
+    const limits = opts.admitAnonymous(ip, hit.page === true);
     if (!limits) {
       // Refused: the guard answers the 429 and the copy is not sent, so its buffer goes back to the pool now.
       hit.release?.();

@@ -7,6 +7,7 @@ import {
   UpstreamError,
   unavailable,
 } from '../errors.js';
+import { isPage, prefersHtml } from './route-config.js';
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
@@ -44,12 +45,35 @@ export function statusOfError(err: AppError): number {
   return err instanceof UpstreamError ? 502 : statusOf(err.code);
 }
 
-export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+/** Renders an error as a web page for a person (the site's error view). */
+export type PageErrorRenderer = (request: FastifyRequest, status: number, message: string) => string;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    renderPageError?: PageErrorRenderer;
+  }
+}
+
+/** Errors of page routes (and unknown paths a browser asks for) answer as pages rendered by `render`. */
+export function registerPageErrors(app: FastifyInstance, render: PageErrorRenderer): void {
+  app.decorate('renderPageError', render);
+}
+
+/** The envelope for API clients; for a page (see isPage), the same status as a page saying what went wrong. */
+export function sendError(reply: FastifyReply, err: AppError, asPage = isPage(reply.request)): FastifyReply {
   if (err.retryAfterS !== undefined)
     reply.header('retry-after', String(Math.max(1, Math.ceil(err.retryAfterS))));
   // RFC 9110 section 11.6.1: a 401 names the scheme that would be accepted.
   if (err.code === 'UNAUTHORIZED') reply.header('www-authenticate', 'Bearer');
-  return reply.status(statusOfError(err)).send({ error: { code: err.code, message: err.message } });
+  const status = statusOfError(err);
+  const render = reply.server.renderPageError;
+  if (asPage && render) {
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(render(reply.request, status, err.message));
+  }
+  return reply.status(status).send({ error: { code: err.code, message: err.message } });
 }
 
 interface ValidationIssue {
@@ -156,7 +180,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         ),
       );
     }
-    return sendError(reply, new AppError('NOT_FOUND', `No route for ${request.method} ${path}`));
+    // A browser following a stale link gets a page; an API path always answers the envelope.
+    const page = request.method === 'GET' && !path.startsWith('/api/') && prefersHtml(request.headers.accept);
+    return sendError(reply, new AppError('NOT_FOUND', `No route for ${request.method} ${path}`), page);
   });
 }
 

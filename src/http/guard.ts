@@ -7,7 +7,7 @@ import { sendError } from './error-handler.js';
 import { type MetricsAccess, metricsAccess } from './metrics-access.js';
 import { type Limiter, type RateLimitHeaders, rateLimiter } from './rate-limit/limiter.js';
 import type { RateDecision, RateLimitStore } from './rate-limit/store.js';
-import { type Caller, type RouteConfig, routeConfig } from './route-config.js';
+import { type Caller, isPage, type RouteConfig, routeConfig } from './route-config.js';
 import type { FailedAuthPolicy, TierTable } from './tiers.js';
 
 export type { RateLimitHeaders } from './rate-limit/limiter.js';
@@ -17,6 +17,8 @@ export interface GuardOptions {
   rateLimits: RateLimitStore;
   tiers: TierTable;
   failedAuth: FailedAuthPolicy;
+  /** The per-IP budget of routes declared `page` (the web site), apart from the API's tiers. */
+  pages: FailedAuthPolicy;
   now: () => number;
   onStoreFailure: Config['rateLimit']['onStoreFailure'];
   metrics: Metrics;
@@ -49,7 +51,7 @@ export interface Guard {
    * without I/O: the request then goes through the hook, which refuses it (a refused request is not recorded, so
    * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
    */
-  admitAnonymous: ((ip: string) => RateLimitHeaders | undefined) | undefined;
+  admitAnonymous: ((ip: string, page: boolean) => RateLimitHeaders | undefined) | undefined;
 }
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
@@ -101,6 +103,16 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
     reply.header('x-api-tier', caller.tier);
     if (config.rateLimited === false || isInternal(request)) {
       authorize(reply, config, caller, done);
+      return;
+    }
+    if (isPage(request)) {
+      // A page counts against the IP's page budget whoever calls: a person's browser sends no token.
+      const counted = (d: RateDecision) => {
+        reply.headers(limiter.budgetHeaders('pages', opts.pages, d));
+        if (d.allowed) authorize(reply, config, caller, done);
+        else limiter.refuseOver(reply, opts.pages.limitDescription, d);
+      };
+      limiter.decide(request, `page:${request.ip}`, opts.pages, 'pages', counted, done);
       return;
     }
     const key = caller.tokenId ? `token:${caller.tokenId}` : `ip:${request.ip}`;
@@ -158,6 +170,7 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
 
   return {
     hook: guard,
-    admitAnonymous: opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous) : undefined,
+    admitAnonymous:
+      opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
   };
 }

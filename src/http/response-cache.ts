@@ -3,7 +3,7 @@ import { pipeline, type Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Metrics } from '../metrics.js';
 import { JSON_TYPE } from './list-body.js';
-import { routeConfig } from './route-config.js';
+import { isPage, routeConfig } from './route-config.js';
 
 /**
  * A per-process cache of rendered catalog responses. Exactness comes from the validity token: it changes with
@@ -34,6 +34,10 @@ export interface CachedResponse {
   /** Content-Encoding, when the body is compressed. */
   encoding?: string | undefined;
   vary?: string | undefined;
+  /** Content-Type, when not the API's JSON (a page, a feed). */
+  type?: string | undefined;
+  /** A web page's: counted against the page budget, not the API's (see RouteConfig.page). */
+  page?: boolean | undefined;
   /** The route pattern that answered (the request metrics' label). */
   route?: string | undefined;
   /**
@@ -85,6 +89,8 @@ interface Entry {
   etag: string | undefined;
   encoding: string | undefined;
   vary: string | undefined;
+  type: string | undefined;
+  page: boolean | undefined;
   route: string | undefined;
   /** Where the body sits in the slab. */
   offset: number;
@@ -144,6 +150,8 @@ export class ResponseCache {
       etag: entry.etag,
       encoding: entry.encoding,
       vary: entry.vary,
+      type: entry.type,
+      page: entry.page,
       route: entry.route,
     };
     // Read while in the older half of the ring (bytes written since it, or entries): keep it. A live entry is
@@ -179,6 +187,8 @@ export class ResponseCache {
       etag: response.etag,
       encoding: response.encoding,
       vary: response.vary,
+      type: response.type,
+      page: response.page,
       route: response.route,
       offset: this.head,
       length,
@@ -237,12 +247,14 @@ declare module 'fastify' {
 
 /**
  * The key: the tier (page-size clamping differs per tier), the URL as requested, and what decides the coding
- * compression picks, so an entry holds the bytes exactly as they were sent.
+ * compression picks, so an entry holds the bytes exactly as they were sent. An Accept naming HTML is part of it
+ * too: GET / answers a page or JSON by it (an API client's Accept leaves its keys as they were).
  */
 export function cacheKey(tier: string, url: string, headers: IncomingHttpHeaders): string {
   const accepted = headers['accept-encoding'];
   const refused = headers['x-no-compression'] !== undefined;
-  const key = `${tier} ${url}`;
+  const accept = headers.accept;
+  const key = accept?.includes('html') ? `${tier} ${url}\naccept:${accept}` : `${tier} ${url}`;
   if (accepted === undefined && !refused) return key;
   return `${key}\n${accepted ?? ''}${refused ? '\nno-compression' : ''}`;
 }
@@ -250,7 +262,7 @@ export function cacheKey(tier: string, url: string, headers: IncomingHttpHeaders
 /** Adds what describes a hit's bytes to the headers the request's earlier steps set; the body follows as is. */
 export function addHitHeaders(headers: OutgoingHttpHeaders, hit: CachedResponse): OutgoingHttpHeaders {
   headers['x-cache'] = 'hit';
-  headers['content-type'] = JSON_TYPE;
+  headers['content-type'] = hit.type ?? JSON_TYPE;
   if (hit.etag) headers.etag = hit.etag;
   if (hit.vary) headers.vary = hit.vary;
   if (hit.encoding) headers['content-encoding'] = hit.encoding;
@@ -272,7 +284,7 @@ function headerOf(reply: FastifyReply, name: string): string | undefined {
  */
 function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse): void {
   if (request.headers['if-none-match'] !== undefined) {
-    reply.header('x-cache', 'hit').type(JSON_TYPE);
+    reply.header('x-cache', 'hit').type(hit.type ?? JSON_TYPE);
     if (hit.etag) reply.header('etag', hit.etag);
     if (hit.vary) reply.header('vary', hit.vary);
     // The store hook drops the coding again if the answer is a 304 (no body, nothing encoded).
@@ -324,6 +336,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     const key = request.cacheKey;
     const validity = request.cacheValidity;
     if (key === null || validity === null || reply.statusCode !== 200) return done();
+    const type = headerOf(reply, 'content-type');
+    const config = routeConfig(request);
     const put = (body: Buffer) =>
       cache.set(key, {
         validity,
@@ -331,7 +345,9 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         etag: headerOf(reply, 'etag'),
         encoding: headerOf(reply, 'content-encoding'),
         vary: headerOf(reply, 'vary'),
-        route: routeConfig(request).url,
+        type: type === JSON_TYPE ? undefined : type,
+        page: isPage(request),
+        route: config.url,
       });
     // Copied into the cache's slab: the payload itself is the body being sent.
     if (typeof payload === 'string') put(Buffer.from(payload));

@@ -1,3 +1,4 @@
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tier, TierPolicy } from './tiers.js';
 
@@ -21,6 +22,12 @@ declare module 'fastify' {
     rateLimited?: boolean;
     /** true when the handler judges body items one by one, so one bad item never refuses the batch. */
     perItemBody?: boolean;
+    /**
+     * true: a web page for people. Errors are rendered as HTML pages, and it counts against the page budget
+     * (RATE_LIMIT_PAGES per IP), not the API's tiers. 'negotiated': a page for a client preferring text/html,
+     * an API operation for any other (GET /).
+     */
+    page?: boolean | 'negotiated';
     /** Resource name used for page-size limits. */
     resource?: 'jobs' | 'companies' | 'default';
   }
@@ -50,4 +57,14 @@ export function routeConfig(request: FastifyRequest): RouteConfig {
     request.routeConfigMemo = config;
   }
   return config;
+}
+
+/** JSON first: a client with no preference (curl, any type) is a program; a browser asks for text/html by name. */
+export const prefersHtml = (accept: string | undefined): boolean =>
+  accept !== undefined && negotiate(accept, ['application/json', 'text/html']) === 'text/html';
+
+/** Whether this request is for a web page (see FastifyContextConfig.page). */
+export function isPage(request: FastifyRequest): boolean {
+  const page = routeConfig(request).page;
+  return page === true || (page === 'negotiated' && prefersHtml(request.headers.accept));
 }

@@ -50,6 +50,7 @@ export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
  * IP: its own, so a caller with a bad token is answered 403 whatever its IP's anonymous quota, while guessing
  * tokens stays slow (each guess costs a token lookup).
  */
+/** A budget outside the tiers: failed authentication attempts, web pages. */
 export interface FailedAuthPolicy {
   requestsPerWindow: number;
   windowMs: number;
@@ -61,6 +62,18 @@ export function buildFailedAuthPolicy(rateLimit: Config['rateLimit']): FailedAut
     requestsPerWindow: rateLimit.failedAuth,
     windowMs: rateLimit.windowMs,
     limitDescription: `failed-authentication limit of ${rateLimit.failedAuth} attempts ${describeWindow(rateLimit.windowMs)} per IP`,
+  };
+}
+
+/**
+ * The budget of web pages per client IP: its own, apart from the API's, and higher, so a person clicking through
+ * the site never meets a 429, while a scraper still does (and the API's budget stays the API's).
+ */
+export function buildPagesPolicy(rateLimit: Config['rateLimit']): FailedAuthPolicy {
+  return {
+    requestsPerWindow: rateLimit.pages,
+    windowMs: rateLimit.windowMs,
+    limitDescription: `page limit of ${rateLimit.pages} pages ${describeWindow(rateLimit.windowMs)} per IP`,
   };
 }
 

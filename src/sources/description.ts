@@ -34,7 +34,7 @@ function build(): Converter {
   const translators: TranslatorConfigObject = {
     // A list item's paragraphs are its text: the first on the bullet's line, the next ones after it.
     p: ({ node }) =>
-      node.parentNode?.tagName !== 'LI'
+      (node as Parented).parentNode?.tagName !== 'LI'
         ? { surroundingNewlines: 2 }
         : { surroundingNewlines: false, prefix: node.previousElementSibling ? ' ' : '' },
     // Editors that write a <div> per line (Lever) mark paragraphs with an empty <div><br></div> between them.

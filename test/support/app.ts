@@ -47,7 +47,12 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const config = parseConfig({
     ...(opts.defaultRateLimits
       ? {}
-      : { RATE_LIMIT_ANONYMOUS: '100000', RATE_LIMIT_TOKEN: '100000', RATE_LIMIT_FAILED_AUTH: '100000' }),
+      : {
+          RATE_LIMIT_ANONYMOUS: '100000',
+          RATE_LIMIT_TOKEN: '100000',
+          RATE_LIMIT_FAILED_AUTH: '100000',
+          RATE_LIMIT_PAGES: '100000',
+        }),
     LOG_LEVEL: 'silent',
     // TEST_READ_MODEL=sql runs a suite with the in-memory read model switched off.
     ...(process.env.TEST_READ_MODEL ? { READ_MODEL: process.env.TEST_READ_MODEL } : {}),

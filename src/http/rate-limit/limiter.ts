@@ -4,7 +4,7 @@ import { AppError, unavailable } from '../../errors.js';
 import type { Metrics } from '../../metrics.js';
 import { sendError } from '../error-handler.js';
 import type { Caller } from '../route-config.js';
-import type { Tier, TierPolicy } from '../tiers.js';
+import type { Tier } from '../tiers.js';
 import { MemoryRateLimitStore, type RateDecision, type RateLimitStore } from './store.js';
 
 export interface LimiterOptions {
@@ -21,7 +21,7 @@ export interface Budget {
 }
 
 /** What a decision counts under in frontline_rate_limit_decisions_total. */
-export type BudgetLabel = Tier | 'failed_auth';
+export type BudgetLabel = Tier | 'failed_auth' | 'pages';
 
 /** The four rate-limit headers of a decision, by name. */
 export type RateLimitHeaders = {
@@ -38,11 +38,11 @@ interface TierHeaders {
   policy: string;
 }
 
-function tierHeaders(policy: TierPolicy): TierHeaders {
-  const windowS = Math.round(policy.windowMs / 1000);
+function tierHeaders(name: string, budget: Budget): TierHeaders {
+  const windowS = Math.round(budget.windowMs / 1000);
   return {
-    limit: String(policy.requestsPerWindow),
-    policy: `"${policy.tier}";q=${policy.requestsPerWindow};w=${windowS}`,
+    limit: String(budget.requestsPerWindow),
+    policy: `"${name}";q=${budget.requestsPerWindow};w=${windowS}`,
   };
 }
 
@@ -58,29 +58,38 @@ export interface Limiter {
   ): void;
   /** The rate-limit headers of a caller's decision. */
   headers(caller: Caller, d: RateDecision): RateLimitHeaders;
+  /** The rate-limit headers of a decision on a named budget outside the tiers (web pages). */
+  budgetHeaders(name: string, budget: Budget, d: RateDecision): RateLimitHeaders;
   /** Answers 429 naming the budget that ran out, with Retry-After. */
   refuseOver(reply: FastifyReply, description: string, d: RateDecision): void;
-  /** The early-hits admission of an anonymous request (see Guard.admitAnonymous). */
-  anonymousAdmitter(anonymous: Caller): (ip: string) => RateLimitHeaders | undefined;
+  /** The early-hits admission of an anonymous request (see Guard.admitAnonymous); `pages` for a page's. */
+  anonymousAdmitter(
+    anonymous: Caller,
+    pages: Budget,
+  ): (ip: string, page: boolean) => RateLimitHeaders | undefined;
 }
 
-/** Built once per tier policy. */
-const tierHeaderCache = new WeakMap<TierPolicy, TierHeaders>();
+/** Built once per budget. */
+const tierHeaderCache = new WeakMap<Budget, TierHeaders>();
 
-/** The rate-limit headers of a caller's decision. */
-function rateLimitHeaders(caller: Caller, d: RateDecision): RateLimitHeaders {
-  let tier = tierHeaderCache.get(caller.policy);
+/** The rate-limit headers of a decision on the budget called `name`. */
+function budgetHeaders(name: string, budget: Budget, d: RateDecision): RateLimitHeaders {
+  let tier = tierHeaderCache.get(budget);
   if (!tier) {
-    tier = tierHeaders(caller.policy);
-    tierHeaderCache.set(caller.policy, tier);
+    tier = tierHeaders(name, budget);
+    tierHeaderCache.set(budget, tier);
   }
   return {
     'x-ratelimit-limit': tier.limit,
     'x-ratelimit-remaining': String(d.remaining),
     'ratelimit-policy': tier.policy,
-    ratelimit: `"${caller.tier}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`,
+    ratelimit: `"${name}";r=${d.remaining};t=${Math.ceil(d.resetMs / 1000)}`,
   };
 }
+
+/** The rate-limit headers of a caller's decision. */
+const rateLimitHeaders = (caller: Caller, d: RateDecision): RateLimitHeaders =>
+  budgetHeaders(caller.tier, caller.policy, d);
 
 /** Answers 429 naming the budget that ran out, with Retry-After. */
 function refuseOverBudget(reply: FastifyReply, description: string, d: RateDecision): void {
@@ -147,21 +156,37 @@ export function rateLimiter(opts: LimiterOptions): Limiter {
       else counted(decision);
     },
     headers: rateLimitHeaders,
+    budgetHeaders,
     refuseOver: refuseOverBudget,
-    anonymousAdmitter(anonymous) {
-      const { requestsPerWindow, windowMs } = anonymous.policy;
-      return (ip) => {
-        let d: RateDecision | Promise<RateDecision>;
-        try {
-          d = opts.rateLimits.hit(`ip:${ip}`, requestsPerWindow, windowMs, opts.now());
-        } catch {
-          return undefined;
-        }
-        if (d instanceof Promise || !d.allowed) return undefined;
-        count('anonymous', 'allowed');
-        return limiter.headers(anonymous, d);
-      };
-    },
+    anonymousAdmitter: (anonymous, pages) => anonymousAdmitter(opts, count, limiter, anonymous, pages),
   };
   return limiter;
+}
+
+/** The early-hits admission: an anonymous request counted against its IP's API or page budget, without I/O. */
+function anonymousAdmitter(
+  opts: LimiterOptions,
+  count: (label: BudgetLabel, outcome: 'allowed' | 'limited') => void,
+  limiter: Limiter,
+  anonymous: Caller,
+  pages: Budget,
+): (ip: string, page: boolean) => RateLimitHeaders | undefined {
+  const api = anonymous.policy;
+  return (ip, page) => {
+    const budget = page ? pages : api;
+    let d: RateDecision | Promise<RateDecision>;
+    try {
+      d = opts.rateLimits.hit(
+        `${page ? 'page' : 'ip'}:${ip}`,
+        budget.requestsPerWindow,
+        budget.windowMs,
+        opts.now(),
+      );
+    } catch {
+      return undefined;
+    }
+    if (d instanceof Promise || !d.allowed) return undefined;
+    count(page ? 'pages' : 'anonymous', 'allowed');
+    return page ? budgetHeaders('pages', pages, d) : limiter.headers(anonymous, d);
+  };
 }

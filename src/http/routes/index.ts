@@ -5,14 +5,15 @@ import { catalogRoutes } from './catalog.js';
 import { discoveryRoutes } from './discovery/index.js';
 import { pipelineRoutes } from './pipeline/index.js';
 import { researchRoutes } from './research/index.js';
-import { homeRoute } from './site/home.js';
+import { siteRoutes } from './site/index.js';
+import type { Site } from './site/page.js';
 import { systemRoutes } from './system/index.js';
 import { watchRoutes } from './watches/index.js';
 
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
-export async function registerRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
+export async function registerRoutes(app: App, deps: Deps, prefix: string, site: Site): Promise<void> {
   rejectUnknownQueryParameters(app);
-  await app.register(async (scope) => homeRoute(scope, prefix));
+  await app.register(async (scope) => siteRoutes(scope, deps.catalog, site));
   await app.register(async (scope) => systemRoutes(scope, deps, prefix));
   await app.register(async (scope) => catalogRoutes(scope, deps, prefix));
   await app.register(async (scope) => discoveryRoutes(scope, deps, prefix));

@@ -1,7 +1,12 @@
-import { negotiate } from '@fastify/accept-negotiator';
 import { Type } from 'typebox';
+import type { CatalogService } from '../../../catalog/service.js';
+import { renderPage } from '../../../web/render.js';
+import { HomeView } from '../../../web/views/home.js';
+import { isPage } from '../../route-config.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
+import { homeData } from './home-data.js';
+import { pageContext, type Site, sendHtml } from './page.js';
 
 /** The addresses a newcomer starts from, each with what it is; the page and the JSON list the same ones. */
 function entryPoints(prefix: string) {
@@ -32,44 +37,18 @@ const Home = Type.Object({
 
 const DESCRIPTION = "A catalog of AI companies' client-facing job listings, with an API to search it.";
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(links: ReturnType<typeof entryPoints>): string {
-  const items = links
-    .map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.href)}</a>: ${escapeHtml(l.title)}</li>`)
-    .join('\n      ');
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Frontline</title>
-    <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style>
-  </head>
-  <body>
-    <h1>Frontline</h1>
-    <p>${escapeHtml(DESCRIPTION)}</p>
-    <ul>
-      ${items}
-    </ul>
-  </body>
-</html>
-`;
-}
-
 /**
- * GET /: where the quick start's address lands. A browser (any client preferring text/html) gets a small page
- * naming the service and linking its reference and API; any other client gets the same entry points in the JSON
- * envelope. The full web site replaces the page; the JSON stays.
+ * GET /: where the quick start's address lands. A browser (any client preferring text/html) gets the site's home
+ * page; any other client gets the API's entry points in the JSON envelope. Both are cached, apart (the response
+ * cache keys an Accept naming HTML), and the page counts against the page budget.
  */
-export function homeRoute(app: App, prefix: string): void {
-  const links = entryPoints(prefix);
-  const html = page(links);
+export function homeRoute(app: App, catalog: CatalogService, site: Site): void {
+  const links = entryPoints(site.apiPrefix);
   const json = { data: { name: 'Frontline' as const, description: DESCRIPTION, links } };
   app.get(
     '/',
     {
-      config: { access: 'public' },
+      config: { access: 'public', page: 'negotiated', cache: true },
       schema: {
         tags: ['system'],
         operationId: 'getHome',
@@ -90,10 +69,9 @@ export function homeRoute(app: App, prefix: string): void {
     async (request, reply) => {
       // Vary: the same URL answers two representations, so caches keep them apart.
       reply.header('vary', 'accept');
-      // JSON first: a client with no preference (curl, */*) is a program; a browser asks for text/html by name.
-      const wanted = negotiate(request.headers.accept ?? '*/*', ['application/json', 'text/html']);
-      if (wanted === 'text/html') return reply.type('text/html; charset=utf-8').send(html);
-      return json;
+      if (!isPage(request)) return json;
+      const ctx = pageContext(site, request, '/');
+      return sendHtml(reply, renderPage(HomeView({ ctx, data: await homeData(catalog) })));
     },
   );
 }

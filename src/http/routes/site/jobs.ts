@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { jobNarrowingParams, parseJobFilters } from '../../../catalog/filters.js';
+import type { CatalogService } from '../../../catalog/service.js';
+import { renderPage } from '../../../web/render.js';
+import { JobsView } from '../../../web/views/jobs.js';
+import { pageRequest } from '../../pagination.js';
+import { optionalText, SearchParam } from '../../schemas/catalog.js';
+import { SEARCH_SHORTLIST } from '../../tiers.js';
+import type { App } from '../../types.js';
+import { formValues, listingPaging, pageContext, pageOptions, type Site, sendHtml } from './page.js';
+
+const PARAMS = jobNarrowingParams();
+const NAMES = [...Object.keys(PARAMS), 'search'];
+
+/** The page's query: GET /api/v1/jobs's filters (delta sync aside), its search, and the page. */
+const Query = Type.Object(
+  {
+    ...PARAMS,
+    search: SearchParam('job title and company name'),
+    page: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+const PAGE_SIZE = 20;
+
+/** GET /jobs: the listing as a page, through the same catalog service, paging and result window as the API. */
+export function jobsPage(app: App, catalog: CatalogService, site: Site): void {
+  app.get('/jobs', pageOptions(Query), async (request, reply) => {
+    const query = request.query as Record<string, unknown> & { page?: number };
+    const policy = request.caller.policy;
+    const slice = pageRequest(policy, 'jobs', { page: query.page ?? 1 }, PAGE_SIZE);
+    const search = optionalText(query.search);
+    const result = await catalog.listJobs(parseJobFilters(query), search, slice);
+    const values = formValues(query, NAMES);
+    const { canonical, lastPage } = listingPaging('/jobs', values, slice, result.total, policy);
+    const data = {
+      params: PARAMS,
+      values,
+      jobs: result.items,
+      total: result.total,
+      search,
+      shortlist: SEARCH_SHORTLIST,
+      page: slice.page,
+      lastPage,
+      offset: slice.offset,
+    };
+    return sendHtml(reply, renderPage(JobsView({ ctx: pageContext(site, request, canonical), data })));
+  });
+}

@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Config } from '../../../config.js';
+import { type PageContext, queryString } from '../../../web/context.js';
+import type { PageRequest } from '../../pagination.js';
+import type { TierPolicy } from '../../tiers.js';
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+/** What the site's routes share: where the site is public, the API's base path, the clock. */
+export interface Site {
+  config: Pick<Config, 'publicBaseUrl'>;
+  apiPrefix: string;
+  now: () => number;
+}
+
+/**
+ * A page route's config: public, answered from the response cache like the API, counted against the page budget
+ * (RATE_LIMIT_PAGES), with errors rendered as pages. Its schema is hidden from the OpenAPI document: pages are
+ * for people, not API operations.
+ */
+export function pageOptions(querystring?: TSchema) {
+  return {
+    config: { access: 'public' as const, page: true, cache: true, resource: 'jobs' as const },
+    schema: { hide: true, ...(querystring && { querystring }) },
+    preValidation: formQuery,
+  };
+}
+
+/**
+ * A GET form submits every field: blank ones are left out (a cleared field means "no filter", and the enums and
+ * integers would refuse ''), and a group of checkboxes sharing a name is joined with commas, as the API's
+ * comma-separated parameters take it.
+ */
+const formQuery: preValidationHookHandler = (request, _reply, done) => {
+  const query = request.query as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) query[name] = value.filter((v) => v !== '').join(',');
+    if (query[name] === '') delete query[name];
+  }
+  done();
+};
+
+/** The site's public origin: PUBLIC_BASE_URL, or the scheme and host the request came to. */
+export const originOf = (site: Site, request: FastifyRequest): string =>
+  site.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+
+export function pageContext(site: Site, request: FastifyRequest, path: string): PageContext {
+  return { origin: originOf(site, request), path, apiPrefix: site.apiPrefix, nowMs: site.now() };
+}
+
+export const sendHtml = (reply: FastifyReply, html: string): FastifyReply => reply.type(HTML_TYPE).send(html);
+
+/** The query's values as text, in the order of `names` (the declarations' order), blank ones left out. */
+export function formValues(query: Record<string, unknown>, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const v = query[name];
+    if (v !== undefined && v !== '') out[name] = String(v);
+  }
+  return out;
+}
+
+/**
+ * A listing page's canonical path (its filters, and the page past the first) and its last page: the last one the
+ * tier's result window reaches, as the API pages.
+ */
+export function listingPaging(
+  path: string,
+  values: Record<string, string>,
+  slice: PageRequest,
+  total: number,
+  policy: TierPolicy,
+): { canonical: string; lastPage: number } {
+  const reachable = Math.ceil(policy.resultWindow / slice.limit);
+  const lastPage = Math.max(1, Math.min(Math.ceil(total / slice.limit), reachable));
+  const page = slice.page > 1 ? String(slice.page) : undefined;
+  return { canonical: `${path}${queryString({ ...values, page })}`, lastPage };
+}

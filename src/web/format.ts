@@ -1,0 +1,102 @@
+import type { SalaryRange } from '../catalog/types.js';
+import type { CompanyCategory, RoleCategory, TagDimension } from '../catalog/vocabulary.js';
+
+/** How the site names the catalog's vocabulary and the filters' parameters. */
+
+export const ROLE_LABELS: Record<RoleCategory, string> = {
+  fde: 'Forward deployed engineer',
+  solutions_engineer: 'Solutions engineer',
+  csm: 'Customer success manager',
+  tam: 'Technical account manager',
+  sales_engineer: 'Sales engineer',
+  implementation: 'Implementation',
+  professional_services: 'Professional services',
+  engineering: 'Engineering',
+  product: 'Product',
+  design: 'Design',
+  marketing: 'Marketing',
+  data: 'Data',
+  operations: 'Operations',
+  sales: 'Sales',
+  finance: 'Finance',
+  hr: 'People / HR',
+  legal: 'Legal',
+  other: 'Other',
+};
+
+export const COMPANY_CATEGORY_LABELS: Record<CompanyCategory, string> = {
+  enterprise_ai: 'Enterprise AI',
+  public_saas: 'Public SaaS',
+  ai_native: 'AI-native',
+  other: 'Other',
+};
+
+export const DIMENSION_LABELS: Record<TagDimension, string> = {
+  industry: 'Industry',
+  stage: 'Stage',
+  business_model: 'Business model',
+  ai_role: 'Role of AI',
+  funding_tier: 'Funding',
+};
+
+/** The label of each filter parameter the pages show (the parameter name when it has none here). */
+export const PARAM_LABELS: Record<string, string> = {
+  search: 'Search',
+  role_category: 'Role category',
+  client_facing: 'Client-facing roles only',
+  company: 'Company (slug, e.g. anthropic)',
+  location: 'Location',
+  remote_only: 'Remote only',
+  department: 'Departments (comma-separated)',
+  posted_since: 'Posted on or after',
+  posted_before: 'Posted before',
+  salary_min: 'Salary at least (per year)',
+  salary_currency: 'Salary currency (e.g. USD)',
+  category: 'Company category',
+  ...DIMENSION_LABELS,
+};
+
+/** Parameters the form shows as a date picker (they take an ISO 8601 date, which the picker writes). */
+export const DATE_PARAMS: ReadonlySet<string> = new Set(['posted_since', 'posted_before']);
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "3 days ago", relative to `nowMs`. */
+export function ago(iso: string, nowMs: number): string {
+  const diff = Date.parse(iso) - nowMs;
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms) return relative.format(Math.trunc(diff / ms), unit);
+  }
+  return 'just now';
+}
+
+const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/** The exact instant, for a title on hover: "November 20, 2026 at 9:30 AM UTC". */
+export const exactDate = (iso: string): string => `${longDate.format(new Date(iso))} UTC`;
+
+const PERIOD_WORDS: Record<string, string> = {
+  year: 'a year',
+  month: 'a month',
+  week: 'a week',
+  day: 'a day',
+  hour: 'an hour',
+};
+
+/** "USD 150,000–200,000 a year". */
+export function salaryText(s: SalaryRange): string {
+  const n = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+  const range = s.min === s.max ? n.format(s.min) : `${n.format(s.min)}–${n.format(s.max)}`;
+  return `${s.currency} ${range} ${PERIOD_WORDS[s.period] ?? `per ${s.period}`}`;
+}
+
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
