@@ -43,14 +43,14 @@ background:var(--accent);color:var(--accent-fg);cursor:pointer;text-decoration:n
 form.filters{display:grid;gap:.85rem;align-content:start}
 form.filters label,fieldset legend{display:block;font-weight:600;font-size:.9rem;margin-bottom:.2rem}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:0;padding:.5rem .75rem}
-.check{display:flex;gap:.5rem;align-items:center;font-weight:400!important}
+form .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .check input{width:1.1rem;height:1.1rem;margin:0}
 .cats{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.75rem;list-style:none;padding:0}
 .cats a{display:flex;justify-content:space-between;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;
 text-decoration:none;background:var(--card)}
 .cats a:hover{border-color:var(--accent)}
 .count{font-variant-numeric:tabular-nums;color:var(--muted)}
-.stats{display:flex;flex-wrap:wrap;gap:1.5rem;list-style:none;padding:0;margin:0}
+.stats{display:flex;flex-wrap:wrap;gap:1.5rem;list-style:none;padding:0;margin:1.25rem 0 0}
 .stats strong{display:block;font-size:1.5rem}
 ol.jobs,ul.companies{list-style:none;padding:0;margin:0}
 ol.jobs li,ul.companies li{padding:.8rem 0;border-bottom:1px solid var(--line)}

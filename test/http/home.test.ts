@@ -9,7 +9,7 @@ describe('GET /', () => {
   });
   afterAll(async () => t.close());
 
-  it('gives a browser a small page naming Frontline and linking the reference, the jobs and the OpenAPI document', async () => {
+  it('gives a browser the home page, linking the jobs, the companies, the reference and the OpenAPI document', async () => {
     const res = await t.request({
       method: 'GET',
       url: '/',
@@ -19,12 +19,12 @@ describe('GET /', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers.vary).toMatch(/accept/i);
     expect(res.body).toMatch(/<title>Frontline<\/title>/);
-    for (const href of ['/docs', '/api/v1/jobs', '/api/v1/openapi.json']) {
+    for (const href of ['/jobs', '/companies', '/docs', '/api/v1/openapi.json']) {
       expect(res.body).toContain(`<a href="${href}">`);
     }
     // Every link on the page answers.
-    for (const [, href] of res.body.matchAll(/<a href="([^"]+)">/g)) {
-      const linked = await t.get(href!);
+    for (const [, href] of res.body.matchAll(/<a [^>]*href="([^"]+)"/g)) {
+      const linked = await t.get(href!.replaceAll('&amp;', '&').replace(/^https?:\/\/[^/]+/, ''));
       expect([200, 302], href).toContain(linked.statusCode);
     }
   });
