@@ -10,7 +10,14 @@ import { type Measurement, measure } from './measure.js';
 import { type BenchOptions, parseOptions, USAGE } from './options.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk } from './processes.js';
 import { type ReportInput, renderReport, type ScenarioOutcome } from './report.js';
-import { BENCH_TOKEN, bareScenarios, buildScenarios, type Scenario } from './scenarios.js';
+import {
+  BENCH_TOKEN,
+  BROWSER_ACCEPT,
+  bareScenarios,
+  buildScenarios,
+  PAGE_ROUTE,
+  type Scenario,
+} from './scenarios.js';
 import { API } from './urls.js';
 
 /**
@@ -31,6 +38,7 @@ const log = (msg: string): void => {
 const RATE_LIMIT_ENV = {
   RATE_LIMIT_ANONYMOUS: '10000000',
   RATE_LIMIT_TOKEN: '10000000',
+  RATE_LIMIT_PAGES: '10000000',
   RATE_LIMIT_WINDOW_MS: '1000',
 };
 
@@ -168,7 +176,12 @@ async function routesServed(origin: string): Promise<Set<string>> {
   const res = await fetch(`${origin}${API}/openapi.json`);
   if (!res.ok) throw new Error(`${API}/openapi.json answered ${res.status}`);
   const doc = (await res.json()) as { paths?: Record<string, unknown> };
-  return new Set(Object.keys(doc.paths ?? {}));
+  const routes = new Set(Object.keys(doc.paths ?? {}));
+  // The web site's pages are not API operations: served when the page answers a browser with HTML.
+  const page = await fetch(`${origin}/jobs`, { headers: { accept: BROWSER_ACCEPT } });
+  await page.arrayBuffer();
+  if (page.ok && page.headers.get('content-type')?.startsWith('text/html')) routes.add(PAGE_ROUTE);
+  return routes;
 }
 
 interface CacheCounters {
@@ -370,11 +383,11 @@ async function run(opts: BenchOptions): Promise<void> {
     const extra = Object.entries(opts.serviceEnv).map(([k, v]) => `${k}=${v}`);
     if (extra.length > 0) notes.push(`The service ran with \`${extra.join(' ')}\` added to its environment.`);
     notes.push(
-      'Rate limits raised for the bench: RATE_LIMIT_ANONYMOUS and RATE_LIMIT_TOKEN 10,000,000 (the config maximum) ' +
+      'Rate limits raised for the bench: RATE_LIMIT_ANONYMOUS, RATE_LIMIT_TOKEN and RATE_LIMIT_PAGES 10,000,000 (the config maximum) ' +
         'per RATE_LIMIT_WINDOW_MS 1000, so the guard still runs on every request.',
       'autocannon runs inside the bench process on the same cores as the servers; requests carry no If-None-Match ' +
         '(no 304s), and no Accept-Encoding except in the two `Accept-Encoding: gzip, deflate, br` rows, which ' +
-        'measure /jobs with compression as a browser asks for it.',
+        'measure /jobs with compression as a browser asks for it, and the two /jobs page rows, which ask as a browser.',
     );
     const loadAfter = loadavg();
     const mb = (totalmem() / 2 ** 20).toFixed(0);

@@ -212,8 +212,32 @@ export function buildScenarios(
       minRatio: TARGETS.mixedRatio,
     },
   );
+  // The web site's /jobs page as a browser asks for it (HTML, compressed), beside the API's /jobs rows: the same
+  // catalog service and response cache, with rendering on a miss. Its route is the page's (see PAGE_ROUTE).
+  const page = {
+    route: PAGE_ROUTE,
+    label: '/jobs page (HTML), as a browser asks',
+    connections,
+    headers: { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' },
+    maxP99Ms: TARGETS.p99Ms,
+  };
+  scenarios.push(
+    { ...page, id: 'page-jobs:hot', mode: 'hot', paths: ['/jobs'], minRatio: TARGETS.hotRatio },
+    {
+      ...page,
+      id: 'page-jobs:mixed',
+      mode: 'mixed',
+      paths: distinctUrls(seed, 203, (r) => urls.jobsPage(r), mixedUrls),
+      minRatio: TARGETS.mixedRatio,
+    },
+  );
   return scenarios;
 }
+
+/** What a browser sends as Accept for a page. */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** The web site's /jobs page: not an API operation, so not in the OpenAPI document; run.ts probes for it. */
+export const PAGE_ROUTE = 'page:/jobs';
 
 /**
  * The bare Fastify route: before the service scenarios, with per-request URL building (client cost), after; and

@@ -100,6 +100,19 @@ export class UrlFactory {
     return `${API}/jobs${query(params)}`;
   }
 
+  /**
+   * A /jobs page of the web site, in the same mix: the page takes the listing's filters and `page`, with the
+   * anonymous page size (20) and window (5 pages).
+   */
+  jobsPage(rng: Rng): string {
+    const url = new URL(this.anyJobs(rng), 'http://bench');
+    url.searchParams.delete('limit');
+    const page = Number(url.searchParams.get('page') ?? '1');
+    if (page > 5) url.searchParams.set('page', String(((page - 1) % 5) + 1));
+    if (url.searchParams.get('page') === '1') url.searchParams.delete('page');
+    return `/jobs${url.search}`;
+  }
+
   /** Any /jobs listing URL, in the mix a browsing client produces. */
   anyJobs(rng: Rng, tier: TierShape = ANONYMOUS): string {
     const kind = rng.weighted<JobsKind>([
