@@ -21,7 +21,7 @@ export interface Site {
  */
 export function pageOptions(querystring?: TSchema) {
   return {
-    config: { access: 'public' as const, page: true, cache: true, resource: 'jobs' as const },
+    config: { access: 'public' as const, page: true, cache: true },
     schema: { hide: true, ...(querystring && { querystring }) },
     preValidation: formQuery,
   };
