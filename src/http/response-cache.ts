@@ -33,6 +33,8 @@ export interface CachedResponse {
   etag: string | undefined;
   /** Content-Encoding, when the body is compressed. */
   encoding?: string | undefined;
+  /** Content-Type, when not JSON (feeds, charts). */
+  type?: string | undefined;
   vary?: string | undefined;
   /** The route pattern that answered (the request metrics' label). */
   route?: string | undefined;
@@ -84,6 +86,7 @@ interface Entry {
   validity: string;
   etag: string | undefined;
   encoding: string | undefined;
+  type: string | undefined;
   vary: string | undefined;
   route: string | undefined;
   /** Where the body sits in the slab. */
@@ -143,6 +146,7 @@ export class ResponseCache {
       release,
       etag: entry.etag,
       encoding: entry.encoding,
+      type: entry.type,
       vary: entry.vary,
       route: entry.route,
     };
@@ -178,6 +182,7 @@ export class ResponseCache {
       validity: response.validity,
       etag: response.etag,
       encoding: response.encoding,
+      type: response.type,
       vary: response.vary,
       route: response.route,
       offset: this.head,
@@ -250,12 +255,18 @@ export function cacheKey(tier: string, url: string, headers: IncomingHttpHeaders
 /** Adds what describes a hit's bytes to the headers the request's earlier steps set; the body follows as is. */
 export function addHitHeaders(headers: OutgoingHttpHeaders, hit: CachedResponse): OutgoingHttpHeaders {
   headers['x-cache'] = 'hit';
-  headers['content-type'] = JSON_TYPE;
+  headers['content-type'] = hit.type ?? JSON_TYPE;
   if (hit.etag) headers.etag = hit.etag;
   if (hit.vary) headers.vary = hit.vary;
   if (hit.encoding) headers['content-encoding'] = hit.encoding;
   headers['content-length'] = hit.body.byteLength;
   return headers;
+}
+
+/** The reply's Content-Type when it is not the JSON every hit is assumed to be. */
+function nonJsonType(reply: FastifyReply): string | undefined {
+  const type = headerOf(reply, 'content-type');
+  return type === undefined || type === JSON_TYPE ? undefined : type;
 }
 
 function headerOf(reply: FastifyReply, name: string): string | undefined {
@@ -272,7 +283,7 @@ function headerOf(reply: FastifyReply, name: string): string | undefined {
  */
 function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedResponse): void {
   if (request.headers['if-none-match'] !== undefined) {
-    reply.header('x-cache', 'hit').type(JSON_TYPE);
+    reply.header('x-cache', 'hit').type(hit.type ?? JSON_TYPE);
     if (hit.etag) reply.header('etag', hit.etag);
     if (hit.vary) reply.header('vary', hit.vary);
     // The store hook drops the coding again if the answer is a 304 (no body, nothing encoded).
@@ -330,6 +341,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         body,
         etag: headerOf(reply, 'etag'),
         encoding: headerOf(reply, 'content-encoding'),
+        type: nonJsonType(reply),
         vary: headerOf(reply, 'vary'),
         route: routeConfig(request).url,
       });
