@@ -27,9 +27,13 @@ export function registerSignalsCommand(program: Command, withDb: WithDb, out: (l
   const signals = program.command('signals').description('Hiring signals: the daily rollups of job events');
   signals
     .command('rebuild')
-    .description('Recompute the hiring rollups from job events (they are kept incrementally; this verifies them)')
+    .description(
+      'Recompute the hiring rollups from job events (they are kept incrementally; this verifies them)',
+    )
     .action(async () => {
       const { rows, changed } = await withDb(rebuildSignals);
-      out(`hiring rollups rebuilt: ${rows} company-day rows; ${changed ? 'they differed from' : 'identical to'} the incremental ones`);
+      out(
+        `hiring rollups rebuilt: ${rows} company-day rows; ${changed ? 'they differed from' : 'identical to'} the incremental ones`,
+      );
     });
 }

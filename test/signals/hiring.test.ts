@@ -1,8 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakePosting } from '../support/fake-ats.js';
 import { companySite, type Fixture, hostMapEnv, startFixture, titled } from '../pipeline/support.js';
-import { startTestApp, TestClock, type TestApp } from '../support/app.js';
+import { startTestApp, type TestApp, TestClock } from '../support/app.js';
+import type { FakePosting } from '../support/fake-ats.js';
 
 /**
  * Hiring signals end to end: real onboardings scrape a fake Greenhouse board on successive days (the test clock
@@ -55,8 +55,19 @@ beforeAll(async () => {
   await t.deps.pipeline.start();
   await scrapeOn('2026-11-02', base);
   await scrapeOn('2026-11-03', [fde, backend, se, analyst]);
-  await scrapeOn('2026-11-06', [fde, { ...backend, title: 'Forward Deployed Engineer, Platform' }, recruiter, se, analyst]);
-  await scrapeOn('2026-11-09', [fde, { ...backend, title: 'Forward Deployed Engineer, Platform' }, recruiter, se]);
+  await scrapeOn('2026-11-06', [
+    fde,
+    { ...backend, title: 'Forward Deployed Engineer, Platform' },
+    recruiter,
+    se,
+    analyst,
+  ]);
+  await scrapeOn('2026-11-09', [
+    fde,
+    { ...backend, title: 'Forward Deployed Engineer, Platform' },
+    recruiter,
+    se,
+  ]);
   clock.ms = Date.UTC(2026, 10, 12, 12);
 }, 300_000);
 
@@ -109,7 +120,13 @@ describe('company hiring series', () => {
     expect(midWeek.series[0]).toMatchObject({ period: '2026-11-02', opened: 2 });
     const months = await json(`${H}?interval=month&from=2026-01-15`);
     expect(months.series).toHaveLength(1);
-    expect(months.series[0]).toMatchObject({ period: '2026-11-01', opened: 2, closed: 2, reopened: 1, active: 4 });
+    expect(months.series[0]).toMatchObject({
+      period: '2026-11-01',
+      opened: 2,
+      closed: 2,
+      reopened: 1,
+      active: 4,
+    });
     expect(months.to).toBe('2026-11-12');
   });
 
@@ -140,7 +157,12 @@ describe('trends and newly hiring', () => {
     const data = await json('/api/v1/trends?interval=week&from=2026-11-02&to=2026-11-08');
     expect(data.trackedSince).toBe('2026-11-02');
     expect(data.series).toEqual([
-      expect.objectContaining({ period: '2026-11-02', opened: 2, clientFacingOpened: 1, clientFacingShare: 0.5 }),
+      expect.objectContaining({
+        period: '2026-11-02',
+        opened: 2,
+        clientFacingOpened: 1,
+        clientFacingShare: 0.5,
+      }),
     ]);
     const cf = await json('/api/v1/trends?interval=week&from=2026-11-02&to=2026-11-08&client_facing=true');
     expect(cf.series[0]).toMatchObject({ opened: 1, active: 3, clientFacingShare: 0.5 });
@@ -154,7 +176,11 @@ describe('trends and newly hiring', () => {
     expect(se.companies).toHaveLength(1);
     expect(se.companies[0]).toMatchObject({ company: { slug: 'acme' }, firstOpenedOn: '2026-11-03' });
     expect(se.companies[0].jobs).toEqual([
-      expect.objectContaining({ title: 'Solutions Engineer', roleCategory: 'solutions_engineer', active: true }),
+      expect.objectContaining({
+        title: 'Solutions Engineer',
+        roleCategory: 'solutions_engineer',
+        active: true,
+      }),
     ]);
     const fdes = await json('/api/v1/signals/newly-hiring?role_category=fde&days=30');
     expect(fdes.companies).toEqual([]);
@@ -214,7 +240,11 @@ describe('bad input', () => {
 describe('defaults', () => {
   it('ends at today and spans 52 weeks by default', async () => {
     const data = await json(H);
-    expect(data).toMatchObject({ interval: 'week', to: '2026-11-12', from: new Date(Date.UTC(2026, 10, 12) - 364 * DAY).toISOString().slice(0, 10) });
+    expect(data).toMatchObject({
+      interval: 'week',
+      to: '2026-11-12',
+      from: new Date(Date.UTC(2026, 10, 12) - 364 * DAY).toISOString().slice(0, 10),
+    });
     // Tracked from 11-02: two weeks, the first whole, the last up to today.
     expect(data.series.map((p: { period: string }) => p.period)).toEqual(['2026-11-02', '2026-11-09']);
   });

@@ -3,8 +3,12 @@ import { upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
 import { ROLE_CATEGORIES, type RoleCategory } from '../../src/catalog/vocabulary.js';
 import { rebuildSignals } from '../../src/cli/signals.js';
 import { activeBoards, markBoardScraped, upsertBoards } from '../../src/pipeline/store/boards.js';
-import { type ClassifiedPosting, deactivateBoardJobs, writeBoardPostings } from '../../src/pipeline/store/jobs.js';
-import { startTestApp, TestClock, type TestApp } from '../support/app.js';
+import {
+  type ClassifiedPosting,
+  deactivateBoardJobs,
+  writeBoardPostings,
+} from '../../src/pipeline/store/jobs.js';
+import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**
  * The rollups kept by the trigger as the pipeline writes equal the rollups a rebuild computes from the events, on
@@ -64,7 +68,12 @@ async function makeBoards(random: () => number): Promise<BoardState[]> {
     );
     const tokens = c % 3 === 0 ? [`c${c}a`, `c${c}b`] : [`c${c}a`];
     await t.deps.db.transaction((tx) =>
-      upsertBoards(tx, id, tokens.map((token) => ({ provider: 'greenhouse', token, url: `https://x/${token}` })), clock.now()),
+      upsertBoards(
+        tx,
+        id,
+        tokens.map((token) => ({ provider: 'greenhouse', token, url: `https://x/${token}` })),
+        clock.now(),
+      ),
     );
     for (const [i, b] of (await activeBoards(t.deps.db, id)).entries()) {
       const pool = Array.from({ length: 12 + Math.floor(random() * 20) }, (_, k) => ({
@@ -85,13 +94,21 @@ async function scrapeDay(boards: BoardState[], day: number, random: () => number
     for (const p of b.pool) {
       const r = random();
       if (r < 0.06) p.open = !p.open;
-      else if (r < 0.08 && p.open) p.category = ROLE_CATEGORIES[Math.floor(random() * ROLE_CATEGORIES.length)] as RoleCategory;
+      else if (r < 0.08 && p.open)
+        p.category = ROLE_CATEGORIES[Math.floor(random() * ROLE_CATEGORIES.length)] as RoleCategory;
     }
-    if (random() < 0.1) b.pool.push({ id: `${b.boardId.slice(0, 8)}-new-${day}`, category: 'fde', open: true });
+    if (random() < 0.1)
+      b.pool.push({ id: `${b.boardId.slice(0, 8)}-new-${day}`, category: 'fde', open: true });
     await t.deps.db.transaction(async (tx) => {
       await writeBoardPostings(
         tx,
-        { companyId: b.companyId, companyName: b.name, boardId: b.boardId, provider: 'greenhouse', postings: b.pool.filter((p) => p.open).map(posting) },
+        {
+          companyId: b.companyId,
+          companyName: b.name,
+          boardId: b.boardId,
+          provider: 'greenhouse',
+          postings: b.pool.filter((p) => p.open).map(posting),
+        },
         clock.now(),
       );
       await markBoardScraped(tx, b.boardId, b.pool.length, clock.now());
@@ -117,7 +134,8 @@ beforeAll(async () => {
     if (day === 90) {
       const victim = boards.at(-1) as BoardState;
       await t.deps.db.query('DELETE FROM companies WHERE id = $1', [victim.companyId]);
-      for (let i = boards.length - 1; i >= 0; i--) if (boards[i]?.companyId === victim.companyId) boards.splice(i, 1);
+      for (let i = boards.length - 1; i >= 0; i--)
+        if (boards[i]?.companyId === victim.companyId) boards.splice(i, 1);
     }
   }
 }, 600_000);
@@ -136,14 +154,20 @@ describe('hiring rollups', () => {
     expect(daily.length).toBeGreaterThan(500);
     const trends = (await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json();
     const company = (await table('SELECT slug FROM companies ORDER BY slug LIMIT 1'))[0]?.slug as string;
-    const series = (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json();
+    const series = (
+      await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)
+    ).json();
 
     const result = await rebuildSignals(t.deps.db);
     expect(result).toEqual({ rows: daily.length, changed: false });
     expect(await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category')).toEqual(daily);
     expect(await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category')).toEqual(all);
-    expect((await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json()).toEqual(trends);
-    expect((await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json()).toEqual(series);
+    expect((await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json()).toEqual(
+      trends,
+    );
+    expect(
+      (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json(),
+    ).toEqual(series);
   });
 
   it('end with the active jobs the catalog holds, per company and category', async () => {
@@ -154,12 +178,18 @@ describe('hiring rollups', () => {
       `SELECT company_id, role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1, 2 ORDER BY 1, 2`,
     );
     expect(fromRollups).toEqual(fromJobs);
-    const catalog = await table('SELECT role_category, sum(net)::int AS n FROM hiring_daily_all GROUP BY 1 HAVING sum(net) <> 0 ORDER BY 1');
-    expect(catalog).toEqual(await table('SELECT role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1 ORDER BY 1'));
+    const catalog = await table(
+      'SELECT role_category, sum(net)::int AS n FROM hiring_daily_all GROUP BY 1 HAVING sum(net) <> 0 ORDER BY 1',
+    );
+    expect(catalog).toEqual(
+      await table('SELECT role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1 ORDER BY 1'),
+    );
   });
 
   it('a rebuild notices rollups that drifted from the events, and repairs them', async () => {
-    await t.deps.db.query('UPDATE hiring_daily SET opened = opened + 1 WHERE ctid = (SELECT ctid FROM hiring_daily LIMIT 1)');
+    await t.deps.db.query(
+      'UPDATE hiring_daily SET opened = opened + 1 WHERE ctid = (SELECT ctid FROM hiring_daily LIMIT 1)',
+    );
     expect((await rebuildSignals(t.deps.db)).changed).toBe(true);
     expect((await rebuildSignals(t.deps.db)).changed).toBe(false);
   });
