@@ -200,8 +200,9 @@ export class UrlFactory {
       ['interval', interval],
       ['from', from],
     ];
-    if (rng.chance(0.3)) params.push(['client_facing', 'true']);
-    else if (rng.chance(0.3)) params.push(['role_category', rng.pick(ROLE_CATEGORIES)]);
+    const role = rng.float();
+    if (role < 0.3) params.push(['client_facing', 'true']);
+    else if (role < 0.5) params.push(['role_category', rng.pick(ROLE_CATEGORIES)]);
     return params;
   }
 

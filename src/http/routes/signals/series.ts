@@ -1,9 +1,10 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { companyFilterParams, parseCompanyFilters } from '../../../catalog/filters.js';
 import { notFound } from '../../../errors.js';
 import { parseRange } from '../../../signals/periods.js';
 import type { SignalsService } from '../../../signals/service.js';
-import { renderSeriesSvg } from '../../../signals/svg.js';
+import { type ChartPoint, renderSeriesSvg } from '../../../signals/svg.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 import { CompanyHiringSchema, categoriesOrAll, jsonOrSvg, SeriesParams, TrendsSchema } from './schemas.js';
@@ -28,6 +29,25 @@ const scopeLabel = (q: Readonly<Record<string, unknown>>): string => {
 
 const svgDescription =
   'Jobs opened and closed per period as bars, active jobs at the end of each period as a line.';
+
+/** The answer as JSON, or with format=svg as a chart of its total series. */
+function respond(
+  reply: FastifyReply,
+  query: Readonly<Record<string, unknown>>,
+  answer: { from: string; to: string; series: ChartPoint[] },
+  title: string,
+) {
+  if (query.format !== 'svg') return reply.send({ data: answer });
+  const svg = renderSeriesSvg({
+    title: `${title}${scopeLabel(query)}`,
+    description: `${svgDescription} Frontline catalog, ${answer.from} to ${answer.to}.`,
+    points: answer.series,
+  });
+  return reply
+    .type(SVG_TYPE)
+    .serializer((p: unknown) => p as string)
+    .send(svg);
+}
 
 /** GET /companies/:id/hiring: one company's hiring series, in total and per role category. */
 export function companyHiringRoute(app: App, signals: SignalsService, now: () => number): void {
@@ -58,16 +78,7 @@ export function companyHiringRoute(app: App, signals: SignalsService, now: () =>
       const company = await signals.company(request.params.id);
       if (!company) throw notFound(`No company with id or slug '${request.params.id}'`);
       const answer = await signals.companyHiring(company, range, categories);
-      if (request.query.format !== 'svg') return { data: answer };
-      const svg = renderSeriesSvg({
-        title: `${company.name}: hiring by ${range.interval}${scopeLabel(request.query)}`,
-        description: `${svgDescription} Frontline catalog, ${answer.from} to ${answer.to}.`,
-        points: answer.series,
-      });
-      return reply
-        .type(SVG_TYPE)
-        .serializer((p: unknown) => p as string)
-        .send(svg);
+      return respond(reply, request.query, answer, `${company.name}: hiring by ${range.interval}`);
     },
   );
 }
@@ -97,16 +108,7 @@ export function trendsRoute(app: App, signals: SignalsService, now: () => number
         categoriesOrAll(request.query),
         parseCompanyFilters(request.query),
       );
-      if (request.query.format !== 'svg') return { data: answer };
-      const svg = renderSeriesSvg({
-        title: `Hiring across the catalog by ${range.interval}${scopeLabel(request.query)}`,
-        description: `${svgDescription} Frontline catalog, ${answer.from} to ${answer.to}.`,
-        points: answer.series,
-      });
-      return reply
-        .type(SVG_TYPE)
-        .serializer((p: unknown) => p as string)
-        .send(svg);
+      return respond(reply, request.query, answer, `Hiring across the catalog by ${range.interval}`);
     },
   );
 }
