@@ -150,6 +150,16 @@ END $$;
 CREATE TRIGGER job_events_hiring_daily AFTER INSERT OR DELETE ON job_events
   FOR EACH ROW EXECUTE FUNCTION hiring_daily_maintain();
 
+-- TRUNCATE fires no row trigger: the rollups of no events are empty.
+CREATE FUNCTION hiring_daily_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM hiring_daily;
+  DELETE FROM hiring_daily_all;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER job_events_hiring_daily_truncate AFTER TRUNCATE ON job_events
+  FOR EACH STATEMENT EXECUTE FUNCTION hiring_daily_truncate();
+
 -- Recomputes both rollups from job_events (frontline signals rebuild); the incremental trigger must agree.
 CREATE FUNCTION rebuild_hiring_daily() RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE

@@ -34,10 +34,13 @@ function source(scope: Scope, first: number): { from: string; where: string; par
 /** The first day on record in the scope (any category): when its tracking began. */
 export async function trackedSince(db: Queryable, scope: Scope): Promise<number | null> {
   const s = source(scope, 1);
-  const rows = await db.query<{ first: string | null }>(
-    `SELECT min(h.day)::text AS first FROM ${s.from} WHERE ${s.where}`,
-    s.params,
-  );
+  // Over matching companies: one primary-key probe each, not a scan of their rows.
+  const sql =
+    scope.kind === 'filtered'
+      ? `SELECT min((SELECT min(h.day) FROM hiring_daily h WHERE h.company_id = c.id))::text AS first
+         FROM companies c WHERE ${s.where}`
+      : `SELECT min(h.day)::text AS first FROM ${s.from} WHERE ${s.where}`;
+  const rows = await db.query<{ first: string | null }>(sql, s.params);
   const first = rows[0]?.first;
   return first ? Date.parse(first) : null;
 }

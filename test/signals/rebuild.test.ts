@@ -193,4 +193,10 @@ describe('hiring rollups', () => {
     expect((await rebuildSignals(t.deps.db)).changed).toBe(true);
     expect((await rebuildSignals(t.deps.db)).changed).toBe(false);
   });
+
+  it('are emptied with the events by a TRUNCATE, which fires no row trigger', async () => {
+    await t.deps.db.query('TRUNCATE jobs CASCADE');
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily')).toEqual([{ n: 0 }]);
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_all')).toEqual([{ n: 0 }]);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleCatalog } from '../../src/catalog/sample.js';
+import { migrate } from '../../src/db/migrate.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { freshDatabase } from '../support/db.js';
 
@@ -59,6 +60,7 @@ describe('sample hiring history', () => {
   it('is the same history for the same day, whichever database loads it', async () => {
     const other = await freshDatabase();
     try {
+      await migrate(other.db);
       await loadSampleCatalog(other.db, clock.now());
       const sql =
         'SELECT day::text, role_category, initial, opened, reopened, closed, net FROM hiring_daily_all ORDER BY 1, 2';
