@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
 import { registerBoardsCommand } from './cli/boards.js';
+import { registerSignalsCommand } from './cli/signals.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
@@ -178,6 +179,7 @@ export function buildCli(): Command {
   registerTokenCommands(program);
   registerToolCommands(program);
   registerBoardsCommand(program, withDb, out);
+  registerSignalsCommand(program, withDb, out);
   return program;
 }
 

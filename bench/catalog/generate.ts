@@ -18,6 +18,7 @@ import {
   type CatalogSize,
   type SynthCompany,
 } from './catalog-model.js';
+import { type HistoryFigures, insertHistory } from './history.js';
 import { Rng } from './prng.js';
 
 /**
@@ -28,7 +29,7 @@ import { Rng } from './prng.js';
  */
 
 /** Bump when the generated data changes shape, so stale caches are rebuilt. */
-const GENERATOR_VERSION = 4;
+const GENERATOR_VERSION = 5;
 const JOB_BATCH = 5_000;
 const SAMPLED_JOB_IDS = 20_000;
 
@@ -44,6 +45,8 @@ export interface CatalogManifest {
   tags: Record<TagDimension, { slug: string; companies: number }[]>;
   /** Active job ids drawn uniformly at random. */
   jobIds: string[];
+  /** The two years of hiring events (bench/catalog/history.ts). */
+  history: HistoryFigures;
 }
 
 /** The embedding figures (target ≥ 5,000 jobs/s), measured while the catalog is embedded with the service's own indexer. */
@@ -84,7 +87,7 @@ export function cacheKey(size: CatalogSize): string {
   return `s${size.seed}-j${size.jobs}-c${size.companies}-${hash}`;
 }
 
-async function insertCompanies(
+export async function insertCompanies(
   tx: Queryable,
   companies: readonly SynthCompany[],
   nowMs: number,
@@ -145,7 +148,7 @@ async function insertCompanies(
   await tx.query('ALTER TABLE company_tags ENABLE TRIGGER USER');
 }
 
-async function insertJobs(
+export async function insertJobs(
   tx: Queryable,
   size: CatalogSize,
   companies: readonly SynthCompany[],
@@ -265,6 +268,7 @@ async function fill(
   const activeIds: string[] = [];
   let tCompanies = 0;
   let tJobs = 0;
+  let history: HistoryFigures = { historyJobs: 0, events: 0, rollupRows: 0 };
   await db.transaction(async (tx) => {
     await insertCompanies(tx, companies, nowMs);
     tCompanies = performance.now() - t0;
@@ -272,6 +276,12 @@ async function fill(
     await insertJobs(tx, size, companies, owners, nowMs, sampled, jobIds, activeIds);
     tJobs = performance.now() - t0 - tCompanies;
     log(`  ${owners.length} jobs written (${Math.round(tJobs)} ms)`);
+    const tHistory = performance.now();
+    history = await insertHistory(tx, companies, nowMs, size.seed);
+    log(
+      `  two years of hiring history: ${history.historyJobs} closed jobs, ${history.events} events, ` +
+        `${history.rollupRows} rollup rows (${Math.round(performance.now() - tHistory)} ms)`,
+    );
     await tx.query('UPDATE catalog_version SET version = version + 1, changed_at = now()');
   });
   const tEmbed0 = performance.now();
@@ -326,6 +336,7 @@ async function fill(
     })),
     tags,
     jobIds,
+    history,
   };
 }
 

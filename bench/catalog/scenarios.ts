@@ -127,6 +127,20 @@ export function buildScenarios(
       hot: `${API}/jobs/${jobId}`,
       mixed: (r) => urls.job(r),
     },
+    {
+      id: 'company-hiring',
+      route: `${API}/companies/{id}/hiring`,
+      label: '/companies/:id/hiring',
+      hot: `${API}/companies/${urls.topCompany}/hiring`,
+      mixed: (r) => urls.companyHiring(r),
+    },
+    {
+      id: 'trends',
+      route: `${API}/trends`,
+      label: '/trends',
+      hot: `${API}/trends?client_facing=true`,
+      mixed: (r) => urls.trends(r),
+    },
     { id: 'tags', route: `${API}/tags`, label: '/tags', hot: `${API}/tags` },
     { id: 'stats', route: `${API}/stats`, label: '/stats', hot: `${API}/stats` },
   ];

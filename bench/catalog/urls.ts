@@ -204,6 +204,39 @@ export class UrlFactory {
     return `${API}/companies/${rng.chance(0.8) ? c.slug : c.id}`;
   }
 
+  /** A hiring series' range: an interval, a start within its longest span (before the anchor day), a role filter. */
+  private signalRange(rng: Rng): Params {
+    const interval = rng.pick(['day', 'week', 'week', 'month'] as const);
+    const back = rng.int(interval === 'day' ? 366 : 730);
+    const from = new Date(Date.parse(this.manifest.anchorDay) - back * 86_400_000).toISOString().slice(0, 10);
+    const params: Params = [
+      ['interval', interval],
+      ['from', from],
+    ];
+    const role = rng.float();
+    if (role < 0.3) params.push(['client_facing', 'true']);
+    else if (role < 0.5) params.push(['role_category', rng.pick(ROLE_CATEGORIES)]);
+    return params;
+  }
+
+  /** One company's hiring series, by slug. */
+  companyHiring(rng: Rng): string {
+    return `${API}/companies/${rng.pick(this.manifest.companies).slug}/hiring${query(this.signalRange(rng))}`;
+  }
+
+  /** The catalog's trends, sometimes over the companies of one tag. */
+  trends(rng: Rng): string {
+    const params = this.signalRange(rng);
+    if (rng.chance(0.3)) {
+      const dimension = rng.pick(TAG_DIMENSIONS);
+      params.push([
+        dimension,
+        rng.weighted(this.manifest.tags[dimension].map((t) => [t.slug, t.companies] as const)),
+      ]);
+    }
+    return `${API}/trends${query(params)}`;
+  }
+
   job(rng: Rng): string {
     return `${API}/jobs/${rng.pick(this.manifest.jobIds)}`;
   }

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/port.js';
+import { loadSampleHistory, type SampleHistoryCompany } from '../signals/sample-history.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
 import { startOfUtcDay } from './stats.js';
@@ -8,7 +9,8 @@ import type { CompanyCategory, RoleCategory, TagDimension } from './types.js';
 /**
  * The bundled sample catalog: real AI companies (public facts only) with invented postings that say so
  * everywhere: is_sample, source 'sample', a `#sample-N` URL on the company's own careers path, and a description
- * that starts with "Sample posting". Posting dates are relative to the clock, so "today" always has postings.
+ * that starts with "Sample posting". Posting dates are relative to the clock, so "today" always has postings. A year
+ * of generated hiring history comes with it (signals/sample-history.ts): closed sample jobs and their events.
  */
 
 export interface SampleJob {
@@ -176,13 +178,16 @@ export async function loadSampleCatalog(db: Db, nowMs: number): Promise<SampleLo
     if (existing?.any) return { loaded: false, companies: 0, jobs: 0 };
 
     const ids: string[] = [];
+    const loaded: SampleHistoryCompany[] = [];
     const job = emptySampleJobColumns();
     for (const company of SAMPLE_CATALOG.companies) {
       const { id, slug } = await upsertSampleCompany(tx, company, nowMs);
       ids.push(id);
+      loaded.push({ id, slug, name: company.name, domain: company.domain });
       pushSampleJobs(job, company, id, slug, nowMs);
     }
     await insertSampleJobs(tx, job, new Date(nowMs));
+    await loadSampleHistory(tx, loaded, nowMs);
     await refreshActiveJobCounts(tx, ids, nowMs);
     return { loaded: true, companies: ids.length, jobs: job.title.length };
   });

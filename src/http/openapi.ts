@@ -209,6 +209,11 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
       },
       tags: [
         { name: 'catalog', description: 'Public catalog reads (anonymous or token)' },
+        {
+          name: 'signals',
+          description:
+            'Hiring signals from job events: series, trends, newly hiring, time to close (anonymous or token)',
+        },
         { name: 'pipeline', description: 'Discovery and ingestion pipeline (token)' },
         { name: 'research', description: 'Deep research dossiers of tracked companies (token)' },
         { name: 'system', description: 'Health, identity, metrics and this document' },

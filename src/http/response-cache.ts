@@ -33,6 +33,8 @@ export interface CachedResponse {
   etag: string | undefined;
   /** Content-Encoding, when the body is compressed. */
   encoding?: string | undefined;
+  /** Content-Type, when not JSON (feeds, charts). */
+  type?: string | undefined;
   vary?: string | undefined;
   /** Content-Type, when not the API's JSON (a page, a feed). */
   type?: string | undefined;
@@ -88,6 +90,7 @@ interface Entry {
   validity: string;
   etag: string | undefined;
   encoding: string | undefined;
+  type: string | undefined;
   vary: string | undefined;
   type: string | undefined;
   page: boolean | undefined;
@@ -149,6 +152,7 @@ export class ResponseCache {
       release,
       etag: entry.etag,
       encoding: entry.encoding,
+      type: entry.type,
       vary: entry.vary,
       type: entry.type,
       page: entry.page,
@@ -186,6 +190,7 @@ export class ResponseCache {
       validity: response.validity,
       etag: response.etag,
       encoding: response.encoding,
+      type: response.type,
       vary: response.vary,
       type: response.type,
       page: response.page,
@@ -270,6 +275,12 @@ export function addHitHeaders(headers: OutgoingHttpHeaders, hit: CachedResponse)
   return headers;
 }
 
+/** The reply's Content-Type when it is not the JSON every hit is assumed to be. */
+function nonJsonType(reply: FastifyReply): string | undefined {
+  const type = headerOf(reply, 'content-type');
+  return type === undefined || type === JSON_TYPE ? undefined : type;
+}
+
 function headerOf(reply: FastifyReply, name: string): string | undefined {
   const value = reply.getHeader(name);
   return value === undefined ? undefined : String(value);
@@ -344,6 +355,7 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         body,
         etag: headerOf(reply, 'etag'),
         encoding: headerOf(reply, 'content-encoding'),
+        type: nonJsonType(reply),
         vary: headerOf(reply, 'vary'),
         type: type === JSON_TYPE ? undefined : type,
         page: isPage(request),

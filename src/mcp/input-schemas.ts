@@ -51,18 +51,19 @@ export function operationOf(doc: OpenApiDocument, method: string, path: string):
   return op;
 }
 
-/** The operation's parameters and JSON body as one object schema, and which of them go in the path. */
+/** The operation's parameters (less `omit`) and JSON body as one object schema, and which go in the path. */
 export function inputSchemaOf(
   doc: OpenApiDocument,
   method: string,
   path: string,
+  omit: readonly string[] = [],
 ): { schema: JsonSchema; pathParams: string[] } {
   const op = operationOf(doc, method, path);
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const pathParams: string[] = [];
   for (const p of op.parameters ?? []) {
-    if (p.in !== 'query' && p.in !== 'path') continue;
+    if ((p.in !== 'query' && p.in !== 'path') || omit.includes(p.name)) continue;
     properties[p.name] = { ...(inline(p.schema ?? {}, doc) as JsonSchema), description: p.description ?? '' };
     if (p.required || p.in === 'path') required.push(p.name);
     if (p.in === 'path') pathParams.push(p.name);

@@ -58,7 +58,7 @@ function queryOf(args: Record<string, unknown>, skip: string[]): QueryValues {
 }
 
 function apiToolDef(doc: OpenApiDocument, spec: ApiTool): ToolDef {
-  const { schema, pathParams } = inputSchemaOf(doc, spec.method, spec.path);
+  const { schema, pathParams } = inputSchemaOf(doc, spec.method, spec.path, spec.omit);
   const output = spec.output ?? dataSchemaOf(doc, spec.method, spec.path);
   return {
     access: spec.access,

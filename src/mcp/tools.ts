@@ -27,6 +27,8 @@ export interface ApiTool {
   present?: (body: Envelope) => Record<string, unknown>;
   /** The schema of what `present` returns; absent = derived from the operation's answer. */
   output?: JsonSchema;
+  /** Parameters of the operation the tool does not take (say, a chart format a model cannot read). */
+  omit?: readonly string[];
 }
 
 const JobSummary = Type.Object({
@@ -180,6 +182,31 @@ export const API_TOOLS: ApiTool[] = [
     access: 'public',
     method: 'GET',
     path: '/stats',
+  },
+  {
+    kind: 'api',
+    name: 'hiring_trends',
+    title: 'Hiring trends',
+    description:
+      'Hiring across the catalog per day, week or month: jobs opened, closed and active, and the share of ' +
+      'client-facing roles among openings (clientFacingShare). Narrow by role_category or client_facing and by ' +
+      'company tags (list_tags). Jobs found when a company or board was added are not counted as openings; ' +
+      'periods before tracking began are absent. Range: from/to as YYYY-MM-DD.',
+    access: 'public',
+    method: 'GET',
+    path: '/trends',
+    omit: ['format'],
+  },
+  {
+    kind: 'api',
+    name: 'newly_hiring',
+    title: 'Newly hiring companies',
+    description:
+      'Companies that started hiring in a role category within the last `days` (default 30): their first opening ' +
+      'in it since we track them, with the jobs that did it. Give role_category or client_facing=true.',
+    access: 'public',
+    method: 'GET',
+    path: '/signals/newly-hiring',
   },
   {
     kind: 'api',

@@ -62,7 +62,7 @@ describe('bundled sample catalog', () => {
       posted_at: Date;
     }>(
       `SELECT j.is_sample, j.source, j.url, j.description, c.domain, j.posted_at
-       FROM jobs j JOIN companies c ON c.id = j.company_id`,
+       FROM jobs j JOIN companies c ON c.id = j.company_id WHERE j.active`,
     );
     const now = clock.now();
     const midnight = Date.UTC(2026, 10, 22);

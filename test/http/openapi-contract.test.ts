@@ -99,6 +99,16 @@ describe('the served document, through a client generated from it', () => {
     await success('getCompany', 200, { params: { id: String(companies[0]?.slug) } });
     await success('listTags', 200);
     await success('getStats', 200);
+    const slug = String(companies[0]?.slug);
+    await success('getCompanyHiring', 200, {
+      params: { id: slug },
+      query: { interval: 'month', format: 'svg' },
+    });
+    await success('getCompanyHiring', 200, { params: { id: slug }, query: { interval: 'month' } });
+    await success('getHiringTrends', 200, { query: { interval: 'week', format: 'svg' } });
+    await success('getHiringTrends', 200, { query: { interval: 'month', client_facing: 'true' } });
+    await success('listNewlyHiring', 200, { query: { client_facing: 'true', days: '90' } });
+    await success('getTimeToClose', 200, { query: { role_category: 'fde' } });
     await success('getHome', 200);
     await success('getJobFeed', 200, { query: { client_facing: 'true' } });
     const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/list' };

@@ -180,4 +180,19 @@ describe('role categories (spec section 3)', () => {
     expect(bad.json().error.code).toBe('BAD_REQUEST');
     expect(bad.json().error.message).toContain('role_category');
   });
+
+  it('the hiring signals take the same categories, and refuse the same others', async () => {
+    for (const path of ['/api/v1/trends', '/api/v1/signals/newly-hiring', '/api/v1/signals/time-to-close']) {
+      for (const category of [...CLIENT_FACING, ...BROAD]) {
+        const res = await call(`${path}?role_category=${category}`, nextIp(), t.token);
+        expect(res.statusCode, `${path} ${category}`).toBe(200);
+        expect(res.json().data.roleCategories).toEqual([category]);
+      }
+      const cf = await call(`${path}?client_facing=true`, nextIp(), t.token);
+      expect([...cf.json().data.roleCategories].sort()).toEqual([...CLIENT_FACING].sort());
+      const bad = await call(`${path}?role_category=astronaut`, nextIp(), t.token);
+      expect(bad.statusCode, path).toBe(400);
+      expect(bad.json().error.message).toContain("'role_category'");
+    }
+  });
 });

@@ -102,6 +102,9 @@ describe('public routes', () => {
     '/api/v1/companies',
     '/api/v1/tags',
     '/api/v1/stats',
+    '/api/v1/trends',
+    '/api/v1/signals/newly-hiring?client_facing=true',
+    '/api/v1/signals/time-to-close',
   ])('%s answers anonymous callers, and 403 to a token that is not valid (never downgraded)', async (url) => {
     expect((await t.get(url)).statusCode).toBe(200);
     const res = await t.app.inject({

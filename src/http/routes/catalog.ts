@@ -1,7 +1,9 @@
 import type { Deps } from '../../deps.js';
+import { SignalsService } from '../../signals/service.js';
 import type { App } from '../types.js';
 import { companyRoutes } from './companies/index.js';
 import { jobRoutes } from './jobs/index.js';
+import { signalsRoutes } from './signals/index.js';
 import { statsRoutes } from './stats/index.js';
 import { tagRoutes } from './tags/index.js';
 
@@ -13,6 +15,7 @@ export async function catalogRoutes(app: App, deps: Deps, prefix: string): Promi
       companyRoutes(api, deps.catalog);
       tagRoutes(api, deps.catalog);
       statsRoutes(api, deps.catalog);
+      signalsRoutes(api, new SignalsService(deps.db), deps.now);
     },
     { prefix },
   );

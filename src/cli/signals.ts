@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { Db } from '../db/port.js';
+import { rebuildRollups } from '../signals/store.js';
+
+/**
+ * `frontline signals rebuild`: recomputes the hiring rollups (hiring_daily, hiring_daily_all) from job_events in
+ * one transaction. The trigger keeps them exact as jobs are written; this is for after a bulk load that bypassed
+ * it, or to verify them (the result must not change).
+ */
+export async function rebuildSignals(db: Db): Promise<{ rows: number; changed: boolean }> {
+  return db.transaction(async (tx) => {
+    const snapshot = async () =>
+      (
+        await tx.query<{ digest: string | null }>(
+          `SELECT md5(string_agg(h::text, ',' ORDER BY company_id, day, role_category)) AS digest FROM hiring_daily h`,
+        )
+      )[0]?.digest ?? null;
+    const before = await snapshot();
+    const rows = await rebuildRollups(tx);
+    return { rows, changed: before !== (await snapshot()) };
+  });
+}
+
+type WithDb = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+
+export function registerSignalsCommand(program: Command, withDb: WithDb, out: (line: string) => void): void {
+  const signals = program.command('signals').description('Hiring signals: the daily rollups of job events');
+  signals
+    .command('rebuild')
+    .description(
+      'Recompute the hiring rollups from job events (they are kept incrementally; this verifies them)',
+    )
+    .action(async () => {
+      const { rows, changed } = await withDb(rebuildSignals);
+      out(
+        `hiring rollups rebuilt: ${rows} company-day rows; ${changed ? 'they differed from' : 'identical to'} the incremental ones`,
+      );
+    });
+}

@@ -1,0 +1,150 @@
+import { badRequest } from '../errors.js';
+
+/**
+ * Periods of a hiring series: UTC days, ISO weeks (from Monday) and calendar months, each named by its first day
+ * (YYYY-MM-DD). Daily rollup rows are bucketed here, so a series costs one read of the days in range.
+ */
+
+export const INTERVALS = ['day', 'week', 'month'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export const DAY_MS = 86_400_000;
+
+/** The default span of a series ending at `to`, per interval: 90 days, 52 weeks, 12 months. */
+export const DEFAULT_SPAN_DAYS: Record<Interval, number> = { day: 90, week: 364, month: 365 };
+/** The longest range a series answers, per interval: a year of days, five years of weeks or months. */
+export const MAX_SPAN_DAYS: Record<Interval, number> = { day: 366, week: 1830, month: 1830 };
+
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+export const dayString = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A YYYY-MM-DD query parameter as the UTC midnight it names; anything else is a 400 naming it. */
+export function dateParam(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const m = typeof value === 'string' ? DATE_RE.exec(value) : null;
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
+  if (!m || Number.isNaN(ms) || dayString(ms) !== value) {
+    throw badRequest(`Invalid query parameter '${name}': expected a calendar date YYYY-MM-DD`);
+  }
+  return ms;
+}
+
+/** The first day of the period holding `dayMs`. */
+export function periodStart(dayMs: number, interval: Interval): number {
+  if (interval === 'day') return dayOf(dayMs);
+  const d = new Date(dayMs);
+  if (interval === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  // ISO weeks start on Monday (getUTCDay: Sunday 0).
+  return dayOf(dayMs) - ((d.getUTCDay() + 6) % 7) * DAY_MS;
+}
+
+/** The first day of the period after the one starting at `startMs`. */
+export function nextPeriod(startMs: number, interval: Interval): number {
+  if (interval === 'day') return startMs + DAY_MS;
+  if (interval === 'week') return startMs + 7 * DAY_MS;
+  const d = new Date(startMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+export interface Range {
+  interval: Interval;
+  /** First day asked for (UTC midnight). */
+  fromMs: number;
+  /** Last day asked for, inclusive (UTC midnight), never after today. */
+  toMs: number;
+}
+
+/**
+ * from, to and interval as given -> the range answered. `to` defaults to today and is capped there (no future
+ * periods); `from` defaults to DEFAULT_SPAN_DAYS before `to`. 400 when from > to or the span exceeds MAX_SPAN_DAYS.
+ */
+export function parseRange(q: { from?: unknown; to?: unknown; interval?: unknown }, nowMs: number): Range {
+  const interval = (q.interval as Interval | undefined) ?? 'week';
+  const today = dayOf(nowMs);
+  const toMs = Math.min(dateParam('to', q.to) ?? today, today);
+  const fromMs = dateParam('from', q.from) ?? toMs - DEFAULT_SPAN_DAYS[interval] * DAY_MS;
+  if (fromMs > toMs) {
+    throw badRequest(
+      `Invalid query parameter 'from': ${dayString(fromMs)} is after 'to' (${dayString(toMs)}; 'to' is at most today)`,
+    );
+  }
+  if ((toMs - fromMs) / DAY_MS > MAX_SPAN_DAYS[interval]) {
+    throw badRequest(
+      `Invalid query parameter 'from': a ${interval} series spans at most ${MAX_SPAN_DAYS[interval]} days`,
+    );
+  }
+  return { interval, fromMs, toMs };
+}
+
+/** The first day of the first period answered: the period holding max(from, trackedSince). */
+export function firstPeriod(range: Range, trackedSinceMs: number | null): number {
+  return periodStart(Math.max(range.fromMs, trackedSinceMs ?? range.fromMs), range.interval);
+}
+
+/** One day of rollups, summed over whatever categories and companies were asked for. */
+export interface DayCounts {
+  day: string;
+  opened: number;
+  reopened: number;
+  closed: number;
+  /** Change in active jobs over the day. */
+  net: number;
+}
+
+export interface Point {
+  /** First day of the period. */
+  period: string;
+  opened: number;
+  reopened: number;
+  closed: number;
+  /** Active jobs at the end of the period (or of `to`, for the last one). */
+  active: number;
+  /** The period is only partly inside the range or the tracked time (its first or last). */
+  partial: boolean;
+}
+
+/**
+ * Buckets days (ascending) into the periods of `range`, from the one holding max(from, trackedSince) (`from` is
+ * rounded down to the start of its period): periods before tracking began are absent, not zero. `active` is the running sum of net from the first day on record: the days given, plus the sum
+ * before the first period (`activeBefore`, read up to firstPeriod()). No tracking at all (trackedSinceMs null) is
+ * an empty series.
+ */
+export function bucket(
+  days: readonly DayCounts[],
+  range: Range,
+  trackedSinceMs: number | null,
+  activeBefore: number,
+): Point[] {
+  if (trackedSinceMs === null || trackedSinceMs > range.toMs) return [];
+  let active = activeBefore;
+  let i = 0;
+  const dayMs = (k: number) => Date.parse((days[k] as DayCounts).day);
+  // Everything before the first period counts only toward active.
+  const firstStart = firstPeriod(range, trackedSinceMs);
+  for (; i < days.length && dayMs(i) < firstStart; i++) active += (days[i] as DayCounts).net;
+  const out: Point[] = [];
+  for (let start = firstStart; start <= range.toMs; start = nextPeriod(start, range.interval)) {
+    const end = nextPeriod(start, range.interval);
+    const p: Point = {
+      period: dayString(start),
+      opened: 0,
+      reopened: 0,
+      closed: 0,
+      active: 0,
+      partial: false,
+    };
+    for (; i < days.length && dayMs(i) < end && dayMs(i) <= range.toMs; i++) {
+      const d = days[i] as DayCounts;
+      p.opened += d.opened;
+      p.reopened += d.reopened;
+      p.closed += d.closed;
+      active += d.net;
+    }
+    p.active = active;
+    p.partial = start < trackedSinceMs || end - DAY_MS > range.toMs;
+    out.push(p);
+  }
+  return out;
+}

@@ -1,0 +1,236 @@
+import type { CompanyFilters } from '../catalog/fields/company-filters.js';
+import { UUID_RE } from '../catalog/types.js';
+import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES } from '../catalog/vocabulary.js';
+import type { Queryable } from '../db/port.js';
+import { bucket, DAY_MS, dayOf, dayString, firstPeriod, type Point, type Range } from './periods.js';
+import {
+  activeBefore,
+  type CloseTimes,
+  closeTimes,
+  companyDaysByCategory,
+  daysInRange,
+  firstOpenings,
+  openedJobs,
+  type Scope,
+  trackedSince,
+} from './store.js';
+
+/** Hiring signals over the rollups: company and catalog series, newly hiring companies, time to close. */
+
+export interface CompanyRef {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface TimeToClose {
+  medianDays: number | null;
+  closedJobs: number;
+}
+
+export interface SeriesMeta {
+  interval: Range['interval'];
+  from: string;
+  to: string;
+  /** First day on record for the scope; periods before it are absent. */
+  trackedSince: string | null;
+  roleCategories: string[];
+}
+
+export interface CompanyHiring extends SeriesMeta {
+  company: CompanyRef;
+  series: Point[];
+  byRoleCategory: { roleCategory: string; series: Point[] }[];
+  timeToClose: TimeToClose;
+}
+
+export interface TrendPoint extends Point {
+  /** Opened in the client-facing categories (whatever the role filter), the numerator of the mix. */
+  clientFacingOpened: number;
+  /** clientFacingOpened over opened in every category; null when nothing opened. */
+  clientFacingShare: number | null;
+}
+
+export interface Trends extends SeriesMeta {
+  series: TrendPoint[];
+}
+
+export interface NewlyHiring {
+  since: string;
+  roleCategories: string[];
+  companies: {
+    company: CompanyRef;
+    firstOpenedOn: string;
+    jobs: { id: string; title: string; roleCategory: string; openedAt: string; active: boolean }[];
+  }[];
+}
+
+export interface TimeToCloseReport {
+  from: string;
+  to: string;
+  roleCategories: string[];
+  overall: TimeToClose;
+  byRoleCategory: (TimeToClose & { roleCategory: string })[];
+}
+
+const CLIENT_FACING: readonly string[] = CLIENT_FACING_CATEGORIES;
+const JOBS_PER_COMPANY = 5;
+
+const meta = (range: Range, since: number | null, categories: readonly string[]): SeriesMeta => ({
+  interval: range.interval,
+  from: dayString(range.fromMs),
+  to: dayString(range.toMs),
+  trackedSince: since === null ? null : dayString(since),
+  roleCategories: [...categories],
+});
+
+const splitCloseTimes = (rows: CloseTimes[]) => {
+  const overall = rows.find((r) => r.roleCategory === null);
+  return {
+    overall: { medianDays: overall?.medianDays ?? null, closedJobs: overall?.closedJobs ?? 0 },
+    byRoleCategory: rows.flatMap((r) =>
+      r.roleCategory === null
+        ? []
+        : [{ roleCategory: r.roleCategory, medianDays: r.medianDays, closedJobs: r.closedJobs }],
+    ),
+  };
+};
+
+export class SignalsService {
+  constructor(private readonly db: Queryable) {}
+
+  /** A company by UUID or slug (slugs compare case-insensitively), listed or not. */
+  async company(idOrSlug: string): Promise<CompanyRef | undefined> {
+    const byId = UUID_RE.test(idOrSlug);
+    const rows = await this.db.query<CompanyRef>(
+      `SELECT id, slug, name FROM companies WHERE ${byId ? 'id = $1::uuid' : 'slug = lower($1)'}`,
+      [idOrSlug],
+    );
+    return rows[0];
+  }
+
+  async companyHiring(
+    company: CompanyRef,
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+  ): Promise<CompanyHiring> {
+    const since = await trackedSince(this.db, { kind: 'company', companyId: company.id });
+    const fromDay = dayString(firstPeriod(range, since));
+    const toDay = dayString(range.toMs);
+    const { days, before } = await companyDaysByCategory(this.db, company.id, categories, fromDay, toDay);
+    const byRoleCategory = [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])]
+      .sort()
+      .map((roleCategory) => ({
+        roleCategory,
+        series: bucket(
+          days.filter((d) => d.roleCategory === roleCategory),
+          range,
+          since,
+          before.get(roleCategory) ?? 0,
+        ),
+      }));
+    const totals = new Map<
+      string,
+      { day: string; opened: number; reopened: number; closed: number; net: number }
+    >();
+    for (const d of days) {
+      const t = totals.get(d.day) ?? { day: d.day, opened: 0, reopened: 0, closed: 0, net: 0 };
+      t.opened += d.opened;
+      t.reopened += d.reopened;
+      t.closed += d.closed;
+      t.net += d.net;
+      totals.set(d.day, t);
+    }
+    const startActive = [...before.values()].reduce((a, b) => a + b, 0);
+    const ttc = splitCloseTimes(
+      await closeTimes(this.db, categories, dayString(range.fromMs), toDay, { id: company.id }),
+    );
+    return {
+      company,
+      ...meta(range, since, categories),
+      series: bucket([...totals.values()], range, since, startActive),
+      byRoleCategory,
+      timeToClose: ttc.overall,
+    };
+  }
+
+  async trends(
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+    filters: CompanyFilters = {},
+  ): Promise<Trends> {
+    const scope: Scope = Object.keys(filters).length > 0 ? { kind: 'filtered', filters } : { kind: 'all' };
+    const since = await trackedSince(this.db, scope);
+    const fromDay = dayString(firstPeriod(range, since));
+    const toDay = dayString(range.toMs);
+    const [start, days] = await Promise.all([
+      activeBefore(this.db, scope, categories, fromDay),
+      daysInRange(this.db, scope, categories, fromDay, toDay, CLIENT_FACING),
+    ]);
+    const points = bucket(days, range, since, start);
+    // The mix per period, over the same periods (the days are sorted; each point covers [period, next period)).
+    const series = points.map((p, i) => {
+      const end = points[i + 1]?.period ?? '9999-12-31';
+      let all = 0;
+      let cf = 0;
+      for (const d of days) {
+        if (d.day >= p.period && d.day < end) {
+          all += d.openedAll;
+          cf += d.openedClientFacing;
+        }
+      }
+      return {
+        ...p,
+        clientFacingOpened: cf,
+        clientFacingShare: all === 0 ? null : Math.round((cf / all) * 1000) / 1000,
+      };
+    });
+    return { ...meta(range, since, categories), series };
+  }
+
+  async newlyHiring(
+    categories: readonly string[],
+    days: number,
+    nowMs: number,
+    limit: number,
+  ): Promise<NewlyHiring> {
+    const since = dayString(dayOf(nowMs) - (days - 1) * DAY_MS);
+    const firsts = await firstOpenings(this.db, categories, since, limit);
+    const jobs = await openedJobs(this.db, firsts, categories, JOBS_PER_COMPANY);
+    return {
+      since,
+      roleCategories: [...categories],
+      companies: firsts.map((f) => ({
+        company: { id: f.companyId, slug: f.slug, name: f.name },
+        firstOpenedOn: f.firstDay,
+        jobs: jobs
+          .filter((j) => j.companyId === f.companyId)
+          .map((j) => ({
+            id: j.id,
+            title: j.title,
+            roleCategory: j.roleCategory,
+            openedAt: j.openedAt.toISOString(),
+            active: j.active,
+          })),
+      })),
+    };
+  }
+
+  /** Time to close over the range, of one company (by slug) or all. */
+  async timeToClose(
+    range: Range,
+    categories: readonly string[],
+    companySlug?: string,
+  ): Promise<TimeToCloseReport> {
+    const from = dayString(range.fromMs);
+    const to = dayString(range.toMs);
+    const rows = await closeTimes(
+      this.db,
+      categories,
+      from,
+      to,
+      companySlug ? { slug: companySlug } : undefined,
+    );
+    return { from, to, roleCategories: [...categories], ...splitCloseTimes(rows) };
+  }
+}

@@ -1,0 +1,216 @@
+import type { CompanyFilters } from '../catalog/fields/company-filters.js';
+import { companyFilterSql } from '../catalog/filters.js';
+import type { Queryable } from '../db/port.js';
+import type { DayCounts } from './periods.js';
+
+/**
+ * Reads of the hiring rollups (migrations/0080): hiring_daily per company, hiring_daily_all catalog-wide, and the
+ * job_events they are made of. Categories are always a list (one for role_category, seven for client_facing).
+ */
+
+/** Which rows a series sums: one company, the companies a company filter matches, or every company. */
+export type Scope =
+  | { kind: 'company'; companyId: string }
+  | { kind: 'filtered'; filters: CompanyFilters }
+  | { kind: 'all' };
+
+/** A day's rows: the asked categories summed, and the opened counts behind the role mix. */
+export interface DayRow extends DayCounts {
+  /** Opened (any category) that day. */
+  openedAll: number;
+  /** Opened in the seven client-facing categories that day. */
+  openedClientFacing: number;
+}
+
+/** FROM clause, condition and parameters of a scope, its placeholders numbered from `first`. */
+function source(scope: Scope, first: number): { from: string; where: string; params: unknown[] } {
+  if (scope.kind === 'all') return { from: 'hiring_daily_all h', where: 'true', params: [] };
+  if (scope.kind === 'company')
+    return { from: 'hiring_daily h', where: `h.company_id = $${first}::uuid`, params: [scope.companyId] };
+  const f = companyFilterSql(scope.filters, first, 'c');
+  return { from: 'hiring_daily h JOIN companies c ON c.id = h.company_id', where: f.sql, params: f.params };
+}
+
+/** The first day on record in the scope (any category): when its tracking began. */
+export async function trackedSince(db: Queryable, scope: Scope): Promise<number | null> {
+  const s = source(scope, 1);
+  // Over matching companies: one primary-key probe each, not a scan of their rows.
+  const sql =
+    scope.kind === 'filtered'
+      ? `SELECT min((SELECT min(h.day) FROM hiring_daily h WHERE h.company_id = c.id))::text AS first
+         FROM companies c WHERE ${s.where}`
+      : `SELECT min(h.day)::text AS first FROM ${s.from} WHERE ${s.where}`;
+  const rows = await db.query<{ first: string | null }>(sql, s.params);
+  const first = rows[0]?.first;
+  return first ? Date.parse(first) : null;
+}
+
+/** Net change in active jobs of the categories before `beforeDay`: active at the start of the series. */
+export async function activeBefore(
+  db: Queryable,
+  scope: Scope,
+  categories: readonly string[],
+  beforeDay: string,
+): Promise<number> {
+  const s = source(scope, 3);
+  const rows = await db.query<{ n: number }>(
+    `SELECT coalesce(sum(h.net), 0)::int AS n FROM ${s.from}
+     WHERE ${s.where} AND h.role_category = ANY($1::text[]) AND h.day < $2::date`,
+    [categories, beforeDay, ...s.params],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Days from `fromDay` to `toDay` (inclusive), ascending, summed over the categories. */
+export async function daysInRange(
+  db: Queryable,
+  scope: Scope,
+  categories: readonly string[],
+  fromDay: string,
+  toDay: string,
+  clientFacing: readonly string[],
+): Promise<DayRow[]> {
+  const s = source(scope, 5);
+  return db.query<DayRow>(
+    `SELECT h.day::text AS day,
+       coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS opened,
+       coalesce(sum(h.reopened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS reopened,
+       coalesce(sum(h.closed) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS closed,
+       coalesce(sum(h.net) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS net,
+       sum(h.opened)::int AS "openedAll",
+       coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($4::text[])), 0)::int AS "openedClientFacing"
+     FROM ${s.from}
+     WHERE ${s.where} AND h.day >= $2::date AND h.day <= $3::date
+     GROUP BY h.day ORDER BY h.day`,
+    [categories, fromDay, toDay, clientFacing, ...s.params],
+  );
+}
+
+export interface CloseTimes {
+  roleCategory: string | null;
+  medianDays: number | null;
+  closedJobs: number;
+}
+
+/**
+ * Median days open of the jobs closed in [fromDay, toDay] whose opening was seen (open_days set), per category
+ * and over all of them (roleCategory null).
+ */
+export async function closeTimes(
+  db: Queryable,
+  categories: readonly string[],
+  fromDay: string,
+  toDay: string,
+  company?: { id?: string; slug?: string },
+): Promise<CloseTimes[]> {
+  const rows = await db.query<{ role_category: string | null; median: number | null; n: number }>(
+    `SELECT role_category, percentile_cont(0.5) WITHIN GROUP (ORDER BY open_days) AS median, count(*)::int AS n
+     FROM job_events
+     WHERE kind = 'closed' AND open_days IS NOT NULL AND role_category = ANY($1::text[])
+       AND at >= $2::date AND at < $3::date + 1 AND ($4::uuid IS NULL OR company_id = $4::uuid)
+       AND ($5::text IS NULL OR company_id = (SELECT c.id FROM companies c WHERE c.slug = $5))
+     GROUP BY GROUPING SETS ((role_category), ()) ORDER BY role_category NULLS FIRST`,
+    [categories, fromDay, toDay, company?.id ?? null, company?.slug ?? null],
+  );
+  const out = rows.map((r) => ({
+    roleCategory: r.role_category,
+    medianDays: r.median === null ? null : Math.round(Number(r.median) * 10) / 10,
+    closedJobs: r.n,
+  }));
+  if (!out.some((r) => r.roleCategory === null))
+    out.unshift({ roleCategory: null, medianDays: null, closedJobs: 0 });
+  return out;
+}
+
+export interface FirstOpening {
+  companyId: string;
+  slug: string;
+  name: string;
+  firstDay: string;
+}
+
+/**
+ * Companies whose first day on record in the categories is on or after `sinceDay` and was an opening: nothing
+ * found there at the start of tracking (initial), nothing before. Most recent first.
+ */
+export async function firstOpenings(
+  db: Queryable,
+  categories: readonly string[],
+  sinceDay: string,
+  limit: number,
+): Promise<FirstOpening[]> {
+  return db.query<FirstOpening>(
+    `WITH per_day AS (
+       SELECT company_id, day, sum(initial) AS initial, sum(opened) AS opened FROM hiring_daily
+       WHERE role_category = ANY($1::text[]) GROUP BY company_id, day),
+     firsts AS (SELECT DISTINCT ON (company_id) company_id, day, initial, opened FROM per_day
+       ORDER BY company_id, day)
+     SELECT f.company_id AS "companyId", c.slug, c.name, f.day::text AS "firstDay"
+     FROM firsts f JOIN companies c ON c.id = f.company_id
+     WHERE f.day >= $2::date AND f.initial = 0 AND f.opened > 0 AND c.active
+     ORDER BY f.day DESC, c.slug LIMIT $3`,
+    [categories, sinceDay, limit],
+  );
+}
+
+export interface OpenedJob {
+  companyId: string;
+  id: string;
+  title: string;
+  roleCategory: string;
+  openedAt: Date;
+  active: boolean;
+}
+
+/** The jobs opened in the categories from each company's first day on (at most `perCompany` each). */
+export async function openedJobs(
+  db: Queryable,
+  firsts: readonly FirstOpening[],
+  categories: readonly string[],
+  perCompany: number,
+): Promise<OpenedJob[]> {
+  if (firsts.length === 0) return [];
+  return db.query<OpenedJob>(
+    `SELECT x."companyId", x.id, x.title, x."roleCategory", x."openedAt", x.active FROM (
+       SELECT e.company_id AS "companyId", j.id, j.title, e.role_category AS "roleCategory", e.at AS "openedAt",
+              j.active, row_number() OVER (PARTITION BY e.company_id ORDER BY e.at, e.id) AS k
+       FROM unnest($1::uuid[], $2::date[]) AS f(company_id, day)
+       JOIN job_events e ON e.company_id = f.company_id AND e.at >= f.day
+       JOIN jobs j ON j.id = e.job_id
+       WHERE e.kind = 'opened' AND e.role_category = ANY($3::text[])) x
+     WHERE x.k <= $4 ORDER BY x."companyId", x."openedAt"`,
+    [firsts.map((f) => f.companyId), firsts.map((f) => f.firstDay), categories, perCompany],
+  );
+}
+
+/** Recomputes hiring_daily and hiring_daily_all from job_events; returns the number of company-day rows. */
+export async function rebuildRollups(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT rebuild_hiring_daily() AS n');
+  return rows[0]?.n ?? 0;
+}
+
+export interface CategoryDayRow extends DayCounts {
+  roleCategory: string;
+}
+
+/** One company's days in range per category, and each category's active count before the range. */
+export async function companyDaysByCategory(
+  db: Queryable,
+  companyId: string,
+  categories: readonly string[],
+  fromDay: string,
+  toDay: string,
+): Promise<{ days: CategoryDayRow[]; before: Map<string, number> }> {
+  const days = await db.query<CategoryDayRow>(
+    `SELECT day::text AS day, role_category AS "roleCategory", opened, reopened, closed, net FROM hiring_daily
+     WHERE company_id = $1 AND role_category = ANY($2::text[]) AND day >= $3::date AND day <= $4::date
+     ORDER BY day, role_category`,
+    [companyId, categories, fromDay, toDay],
+  );
+  const prior = await db.query<{ role_category: string; n: number }>(
+    `SELECT role_category, sum(net)::int AS n FROM hiring_daily
+     WHERE company_id = $1 AND role_category = ANY($2::text[]) AND day < $3::date GROUP BY role_category`,
+    [companyId, categories, fromDay],
+  );
+  return { days, before: new Map(prior.map((r) => [r.role_category, r.n])) };
+}

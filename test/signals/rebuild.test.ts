@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
+import { ROLE_CATEGORIES, type RoleCategory } from '../../src/catalog/vocabulary.js';
+import { rebuildSignals } from '../../src/cli/signals.js';
+import { activeBoards, markBoardScraped, upsertBoards } from '../../src/pipeline/store/boards.js';
+import {
+  type ClassifiedPosting,
+  deactivateBoardJobs,
+  writeBoardPostings,
+} from '../../src/pipeline/store/jobs.js';
+import { startTestApp, type TestApp, TestClock } from '../support/app.js';
+
+/**
+ * The rollups kept by the trigger as the pipeline writes equal the rollups a rebuild computes from the events, on
+ * a generated history: eight companies with one or two boards each, scraped daily for 120 days through the
+ * pipeline's own job writes, with postings opening, closing, coming back and being reclassified, a board that
+ * vanishes, a company deleted, and companies whose boards are added late (coverage, not openings).
+ */
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 4, 1, 9);
+const DAYS = 120;
+
+/** mulberry32: a seeded generator, so the history is the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const clock = new TestClock(START);
+let t: TestApp;
+
+interface BoardState {
+  companyId: string;
+  name: string;
+  boardId: string;
+  /** Day index on which the board is first scraped. */
+  startDay: number;
+  pool: { id: string; category: RoleCategory; open: boolean }[];
+}
+
+function posting(p: BoardState['pool'][number]): ClassifiedPosting {
+  return {
+    externalId: p.id,
+    title: `Role ${p.id}`,
+    location: 'Remote',
+    remote: true,
+    department: null,
+    postedAt: null,
+    url: `https://jobs.example.com/${p.id}`,
+    descriptionText: 'A generated posting.',
+    roleCategory: p.category,
+    classificationRule: 'test',
+  };
+}
+
+async function makeBoards(random: () => number): Promise<BoardState[]> {
+  const boards: BoardState[] = [];
+  for (let c = 0; c < 8; c++) {
+    const name = `Company ${c}`;
+    const { id } = await t.deps.db.transaction((tx) =>
+      upsertCompanyByDomain(tx, `company${c}.example`, { name }, clock.now()),
+    );
+    const tokens = c % 3 === 0 ? [`c${c}a`, `c${c}b`] : [`c${c}a`];
+    await t.deps.db.transaction((tx) =>
+      upsertBoards(
+        tx,
+        id,
+        tokens.map((token) => ({ provider: 'greenhouse', token, url: `https://x/${token}` })),
+        clock.now(),
+      ),
+    );
+    for (const [i, b] of (await activeBoards(t.deps.db, id)).entries()) {
+      const pool = Array.from({ length: 12 + Math.floor(random() * 20) }, (_, k) => ({
+        id: `${b.token}-${k}`,
+        category: ROLE_CATEGORIES[Math.floor(random() * ROLE_CATEGORIES.length)] as RoleCategory,
+        open: random() < 0.5,
+      }));
+      boards.push({ companyId: id, name, boardId: b.id, startDay: i * 30 + (c % 4) * 10, pool });
+    }
+  }
+  return boards;
+}
+
+/** One day of scrapes: postings open and close, some come back, some are reclassified. */
+async function scrapeDay(boards: BoardState[], day: number, random: () => number): Promise<void> {
+  for (const b of boards) {
+    if (day < b.startDay) continue;
+    for (const p of b.pool) {
+      const r = random();
+      if (r < 0.06) p.open = !p.open;
+      else if (r < 0.08 && p.open)
+        p.category = ROLE_CATEGORIES[Math.floor(random() * ROLE_CATEGORIES.length)] as RoleCategory;
+    }
+    if (random() < 0.1)
+      b.pool.push({ id: `${b.boardId.slice(0, 8)}-new-${day}`, category: 'fde', open: true });
+    await t.deps.db.transaction(async (tx) => {
+      await writeBoardPostings(
+        tx,
+        {
+          companyId: b.companyId,
+          companyName: b.name,
+          boardId: b.boardId,
+          provider: 'greenhouse',
+          postings: b.pool.filter((p) => p.open).map(posting),
+        },
+        clock.now(),
+      );
+      await markBoardScraped(tx, b.boardId, b.pool.length, clock.now());
+    });
+  }
+}
+
+type Row = Record<string, unknown>;
+const table = (sql: string) => t.deps.db.query<Row>(sql);
+
+beforeAll(async () => {
+  t = await startTestApp({ clock });
+  const random = rng(20261101);
+  const boards = await makeBoards(random);
+  for (let day = 0; day < DAYS; day++) {
+    clock.ms = START + day * DAY + Math.floor(random() * 8) * 3_600_000;
+    await scrapeDay(boards, day, random);
+    if (day === 70) {
+      const gone = boards.find((b) => b.startDay === 0) as BoardState;
+      await t.deps.db.transaction((tx) => deactivateBoardJobs(tx, gone.boardId, clock.now()));
+      boards.splice(boards.indexOf(gone), 1);
+    }
+    if (day === 90) {
+      const victim = boards.at(-1) as BoardState;
+      await t.deps.db.query('DELETE FROM companies WHERE id = $1', [victim.companyId]);
+      for (let i = boards.length - 1; i >= 0; i--)
+        if (boards[i]?.companyId === victim.companyId) boards.splice(i, 1);
+    }
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('hiring rollups', () => {
+  it('kept incrementally equal a rebuild from the events', async () => {
+    const kinds = await table('SELECT kind, count(*)::int AS n FROM job_events GROUP BY kind ORDER BY kind');
+    // The history exercises every kind of event.
+    expect(kinds.map((k) => k.kind)).toEqual(['closed', 'initial', 'opened', 'reclassified', 'reopened']);
+    const daily = await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category');
+    const all = await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category');
+    expect(daily.length).toBeGreaterThan(500);
+    const trends = (await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json();
+    const company = (await table('SELECT slug FROM companies ORDER BY slug LIMIT 1'))[0]?.slug as string;
+    const series = (
+      await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)
+    ).json();
+
+    const result = await rebuildSignals(t.deps.db);
+    expect(result).toEqual({ rows: daily.length, changed: false });
+    expect(await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category')).toEqual(daily);
+    expect(await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category')).toEqual(all);
+    expect((await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json()).toEqual(
+      trends,
+    );
+    expect(
+      (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json(),
+    ).toEqual(series);
+  });
+
+  it('end with the active jobs the catalog holds, per company and category', async () => {
+    const fromRollups = await table(
+      `SELECT company_id, role_category, sum(net)::int AS n FROM hiring_daily GROUP BY 1, 2 HAVING sum(net) <> 0 ORDER BY 1, 2`,
+    );
+    const fromJobs = await table(
+      `SELECT company_id, role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    expect(fromRollups).toEqual(fromJobs);
+    const catalog = await table(
+      'SELECT role_category, sum(net)::int AS n FROM hiring_daily_all GROUP BY 1 HAVING sum(net) <> 0 ORDER BY 1',
+    );
+    expect(catalog).toEqual(
+      await table('SELECT role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1 ORDER BY 1'),
+    );
+  });
+
+  it('a rebuild notices rollups that drifted from the events, and repairs them', async () => {
+    await t.deps.db.query(
+      'UPDATE hiring_daily SET opened = opened + 1 WHERE ctid = (SELECT ctid FROM hiring_daily LIMIT 1)',
+    );
+    expect((await rebuildSignals(t.deps.db)).changed).toBe(true);
+    expect((await rebuildSignals(t.deps.db)).changed).toBe(false);
+  });
+
+  it('are emptied with the events by a TRUNCATE, which fires no row trigger', async () => {
+    await t.deps.db.query('TRUNCATE jobs CASCADE');
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily')).toEqual([{ n: 0 }]);
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_all')).toEqual([{ n: 0 }]);
+  });
+});
