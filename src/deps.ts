@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
-import { CompanyListing } from './catalog/company-listing.js';
-import { JobListing } from './catalog/job-listing.js';
-import { ReplicaGate } from './catalog/replica-gate.js';
+import { CompanyListing } from './catalog/replica/company-listing.js';
+import { JobListing } from './catalog/replica/job-listing.js';
+import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
 import { CatalogVersionFeed } from './catalog/version-feed.js';

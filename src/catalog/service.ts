@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/port.js';
 import type { SearchService } from '../search/types.js';
 import { companiesByIds, getCompany, listCompanies } from './companies.js';
-import type { CompanyListing } from './company-listing.js';
-import type { JobListing } from './job-listing.js';
 import { getJob, JobRowReader, jobsByIds, listJobs } from './jobs.js';
+import type { CompanyListing } from './replica/company-listing.js';
+import type { JobListing } from './replica/job-listing.js';
 import { getStats } from './stats.js';
 import { listTags } from './tags.js';
 import type {
