@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
-import { CompanyListing } from './catalog/company-listing.js';
-import { JobListing } from './catalog/job-listing.js';
-import { ReplicaGate } from './catalog/replica-gate.js';
+import type { CatalogReadModel } from './catalog/read-model.js';
+import { ReplicaReadModel } from './catalog/replica/read-model.js';
+import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
+import { SqlReadModel } from './catalog/sql-read-model.js';
 import { CatalogVersionFeed } from './catalog/version-feed.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -106,9 +107,13 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     observePool(db, metrics);
     const versionFeed = new CatalogVersionFeed(db, config.cacheCoherenceMs);
     await versionFeed.start();
-    // Listings read the search index's in-process replica of the catalog, exact under the response cache's rule.
-    const replica = new ReplicaGate(searchParts.index, () => versionFeed.token());
     closers.push(async () => versionFeed.stop());
+    // The one place the read model is chosen: SQL, or the in-process replica of the catalog (the one search
+    // retrieves from) in front of it, exact under the response cache's rule.
+    const read: CatalogReadModel =
+      config.readModel === 'memory'
+        ? new ReplicaReadModel(new ReplicaGate(searchParts.index, () => versionFeed.token()), db)
+        : new SqlReadModel(db);
     let catalog: CatalogService | undefined;
     const { researchParts, pipeline, watchParts } = createWorkflows(
       { config, db, now, metrics, closers },
@@ -116,16 +121,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       overrides.wallClock,
       () => catalog,
     );
-    catalog = new CatalogService({
-      db,
-      search,
-      now,
-      shortlist: SEARCH_SHORTLIST,
-      ...(config.readModel === 'memory' && {
-        jobListing: new JobListing(replica),
-        companyListing: new CompanyListing(replica, db),
-      }),
-    });
+    catalog = new CatalogService({ read, search, now, shortlist: SEARCH_SHORTLIST });
     mark('services');
     return {
       config,

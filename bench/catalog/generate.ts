@@ -29,7 +29,7 @@ import { Rng } from './prng.js';
  */
 
 /** Bump when the generated data changes shape, so stale caches are rebuilt. */
-const GENERATOR_VERSION = 5;
+const GENERATOR_VERSION = 6;
 const JOB_BATCH = 5_000;
 const SAMPLED_JOB_IDS = 20_000;
 
@@ -148,6 +148,15 @@ export async function insertCompanies(
   await tx.query('ALTER TABLE company_tags ENABLE TRIGGER USER');
 }
 
+/**
+ * The range the sources' parser reads from the synthetic salary text ("$160,000 – $230,000", US dollars a year),
+ * so the salary_min filter has pay to compare.
+ */
+const SALARY_RANGE = `(regexp_match(salary, '^\\$(\\d+),000'))[1]::numeric * 1000,
+  (regexp_match(salary, '– \\$(\\d+),000$'))[1]::numeric * 1000,
+  CASE WHEN salary IS NULL THEN NULL ELSE 'USD' END, CASE WHEN salary IS NULL THEN NULL ELSE 'year' END,
+  CASE WHEN salary IS NULL THEN NULL ELSE 'description' END`;
+
 export async function insertJobs(
   tx: Queryable,
   size: CatalogSize,
@@ -168,10 +177,11 @@ export async function insertJobs(
     const col = <T>(f: (j: (typeof jobs)[number]) => T): T[] => jobs.map(f);
     await tx.query(
       `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
-         role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active, created_at,
-         updated_at)
+         role_category, url, description, salary, salary_min, salary_max, salary_currency, salary_period,
+         salary_source, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at)
        SELECT id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
-         url, description, salary, posted_at, first_seen_at, last_seen_at, active, first_seen_at, last_seen_at
+         url, description, salary, ${SALARY_RANGE}, posted_at, first_seen_at, last_seen_at, active, first_seen_at,
+         last_seen_at
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
          $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
          $15::timestamptz[], $16::timestamptz[], $17::boolean[])

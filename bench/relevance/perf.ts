@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CatalogIndex } from '../../src/catalog/replica/catalog-index.js';
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
-import { CatalogIndex } from '../../src/search/catalog-index.js';
 import { HybridSearch, type SearchMode } from '../../src/search/hybrid.js';
 import { createSearchParts } from '../../src/search/service.js';
 import { freshDatabase } from '../../test/support/db.js';

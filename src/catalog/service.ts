@@ -1,11 +1,5 @@
-import type { Queryable } from '../db/port.js';
-import type { SearchService } from '../search/types.js';
-import { companiesByIds, getCompany, listCompanies } from './companies.js';
-import type { CompanyListing } from './company-listing.js';
-import type { JobListing } from './job-listing.js';
-import { getJob, JobRowReader, jobsByIds, listJobs } from './jobs.js';
-import { getStats } from './stats.js';
-import { listTags } from './tags.js';
+import type { CatalogReadModel, Listing, Slice } from './read-model.js';
+import type { CatalogSearch } from './search-port.js';
 import type {
   CatalogStats,
   CompanyDetail,
@@ -17,55 +11,34 @@ import type {
   TagListing,
 } from './types.js';
 
+export type { Listing, Slice } from './read-model.js';
+
 export interface CatalogServiceOptions {
-  db: Queryable;
-  search: SearchService;
+  /** Where every read is answered: SQL, or the in-process replica in front of it (chosen in src/deps.ts). */
+  read: CatalogReadModel;
+  search: CatalogSearch;
   /** Injected wall clock in ms: decides what "today" means for stats. */
   now: () => number;
   /** Size of a search shortlist (spec: 100 for every tier). */
   shortlist: number;
-  /** Listings from the in-process replica; SQL answers whenever they cannot (not loaded yet, reloading). */
-  jobListing?: JobListing;
-  companyListing?: CompanyListing;
-}
-
-export interface Slice {
-  limit: number;
-  offset: number;
-}
-
-export interface Listing<T> {
-  items: T[];
-  /** Matching rows; for a search, the shortlist size. */
-  total: number;
 }
 
 /**
- * The catalog's read side. Without a search it pages over the in-process replica's job order (or the filtered
- * table until the replica is loaded); with one it asks the
- * search port for a ranked shortlist (filters applied inside retrieval), slices the page out of it and fetches
- * only those rows, keeping the rank order.
+ * The catalog's read side. Without a search it pages over the read model's listing; with one it asks the search
+ * port for a ranked shortlist (filters applied inside retrieval), slices the page out of it and reads only those
+ * rows, keeping the rank order.
  */
 export class CatalogService {
-  /** Job details read together when asked for together (see JobRowReader). */
-  private readonly jobRows: JobRowReader;
-
-  constructor(private readonly opts: CatalogServiceOptions) {
-    this.jobRows = new JobRowReader(opts.db);
-  }
+  constructor(private readonly opts: CatalogServiceOptions) {}
 
   async listJobs(
     filters: JobFilters,
     search: string | undefined,
     page: Slice,
   ): Promise<Listing<JobListItem>> {
-    const { db } = this.opts;
-    if (search === undefined) {
-      return (await this.opts.jobListing?.list(filters, page)) ?? listJobs(db, filters, page);
-    }
+    if (search === undefined) return this.opts.read.listJobs(filters, page);
     const ids = await this.opts.search.searchJobs(search, filters, this.opts.shortlist);
-    const pageIds = ids.slice(page.offset, page.offset + page.limit);
-    const items = (await this.opts.jobListing?.itemsByIds(pageIds)) ?? (await jobsByIds(db, pageIds));
+    const items = await this.opts.read.jobItemsByIds(ids.slice(page.offset, page.offset + page.limit));
     return { items, total: ids.length };
   }
 
@@ -74,36 +47,30 @@ export class CatalogService {
     search: string | undefined,
     page: Slice,
   ): Promise<Listing<CompanyListItem>> {
-    const { db } = this.opts;
-    if (search === undefined) {
-      return (await this.opts.companyListing?.list(filters, page)) ?? listCompanies(db, filters, page);
-    }
+    if (search === undefined) return this.opts.read.listCompanies(filters, page);
     const ids = await this.opts.search.searchCompanies(search, filters, this.opts.shortlist);
-    const pageIds = ids.slice(page.offset, page.offset + page.limit);
-    const items =
-      (await this.opts.companyListing?.itemsByIds(pageIds)) ?? (await companiesByIds(db, pageIds));
+    const items = await this.opts.read.companyItemsByIds(ids.slice(page.offset, page.offset + page.limit));
     return { items, total: ids.length };
   }
 
-  /** Prepares in-memory listings after a start (the search index load is already under way). */
+  /** Prepares the read model after a start (the search index load is already under way). */
   warm(): Promise<void> {
-    return this.opts.jobListing?.warm() ?? Promise.resolve();
+    return this.opts.read.warm();
   }
 
-  /** The job's row from the database (descriptions are not kept in memory), its company from the replica. */
-  async getJob(id: string): Promise<JobDetail | undefined> {
-    return getJob(this.opts.db, id, await this.opts.companyListing?.jobCompanies(), this.jobRows);
+  getJob(id: string): Promise<JobDetail | undefined> {
+    return this.opts.read.getJob(id);
   }
 
-  async getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {
-    return (await this.opts.companyListing?.detail(idOrSlug)) ?? getCompany(this.opts.db, idOrSlug);
+  getCompany(idOrSlug: string): Promise<CompanyDetail | undefined> {
+    return this.opts.read.getCompany(idOrSlug);
   }
 
   listTags(): Promise<TagListing> {
-    return listTags(this.opts.db);
+    return this.opts.read.listTags();
   }
 
   stats(): Promise<CatalogStats> {
-    return getStats(this.opts.db, this.opts.now());
+    return this.opts.read.stats(this.opts.now());
   }
 }

@@ -1,7 +1,8 @@
 import { companyFilterSql } from '../catalog/filters.js';
+import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-index.js';
+import type { Hit, TopK } from '../catalog/replica/vector-index.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
-import { type CatalogIndex, companyPredicate, type JobAttrs } from './catalog-index.js';
 import { rawTokens } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, type RankedList } from './fusion.js';
@@ -10,7 +11,6 @@ import { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
-import type { Hit, TopK } from './vector-index.js';
 
 /**
  * Hybrid search: keyword candidates (full text, weighted fields, prefix on the last word; an any-word variant;

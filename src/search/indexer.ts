@@ -1,6 +1,6 @@
+import { vectorToBytes } from '../catalog/replica/catalog-index.js';
 import { bumpCatalogVersion } from '../catalog/version.js';
 import type { Db, Queryable } from '../db/port.js';
-import { vectorToBytes } from './catalog-index.js';
 import type { Embedder } from './embedders/types.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { CompanyAttrs, JobAttrs } from './catalog-index.js';
-import { JobCodes, JobColumns } from './job-columns.js';
+import type { CompanyAttrs, JobAttrs } from '../catalog/replica/catalog-index.js';
+import { JobCodes, JobColumns } from '../catalog/replica/job-columns.js';
 import { lexemes } from './lexemes.js';
 import { PostingList, resized } from './posting-list.js';
 import { NameMatcher } from './trigram.js';

@@ -1,10 +1,10 @@
+import type { CatalogIndex, CompanyAttrs } from '../catalog/replica/catalog-index.js';
+import type { JobRowFilter } from '../catalog/replica/job-columns.js';
+import { TopSlots } from '../catalog/replica/top-slots.js';
 import { slugify } from '../catalog/tags.js';
-import type { CatalogIndex, CompanyAttrs } from './catalog-index.js';
-import type { JobRowFilter } from './job-columns.js';
 import { KeywordDocuments } from './keyword-documents.js';
 import type { AllWordsQuery } from './lexemes.js';
 import type { PostingList } from './posting-list.js';
-import { TopSlots } from './top-slots.js';
 import type { NameMatch } from './trigram.js';
 import { type RankTerm, tsRank } from './ts-rank.js';
 

@@ -1,7 +1,7 @@
+import { CatalogIndex } from '../catalog/replica/catalog-index.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { SearchGate } from './admission.js';
-import { CatalogIndex } from './catalog-index.js';
 import { createEmbedder } from './embedders/index.js';
 import type { Embedder } from './embedders/types.js';
 import { HybridSearch } from './hybrid.js';

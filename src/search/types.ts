@@ -1,10 +1,7 @@
-import type { CompanyFilters, JobFilters } from '../catalog/types.js';
+import type { CatalogSearch } from '../catalog/search-port.js';
 
 /**
- * The search port the catalog calls for `?search=`: ranked ids of active rows, best first, with every filter
- * applied inside candidate retrieval. The catalog pages over the returned shortlist (at most `limit` ids).
+ * What search offers the catalog: the catalog's own search port (src/catalog/search-port.ts), which the hybrid
+ * service implements. The catalog declares it, so the dependency points from search to the catalog.
  */
-export interface SearchService {
-  searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]>;
-  searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]>;
-}
+export type SearchService = CatalogSearch;

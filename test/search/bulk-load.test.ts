@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CatalogIndex, tsvRows } from '../../src/search/catalog-index.js';
+import { CatalogIndex, tsvRows } from '../../src/catalog/replica/catalog-index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR } from './support.js';
 

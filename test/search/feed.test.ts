@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CatalogIndex } from '../../src/catalog/replica/catalog-index.js';
 import type { Db } from '../../src/db/port.js';
-import { CatalogIndex } from '../../src/search/catalog-index.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { serverUrl } from '../support/db.js';
 import { SEARCH_TEST_DATA_DIR } from './support.js';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
+import { companyPredicate } from '../../src/catalog/replica/catalog-index.js';
+import { JobColumns } from '../../src/catalog/replica/job-columns.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
-import { companyPredicate } from '../../src/search/catalog-index.js';
 import { OpenAiEmbedder } from '../../src/search/embedders/openai.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
-import { JobColumns } from '../../src/search/job-columns.js';
 import { addCompany, addJobs, type JobSpec } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR, startFakeEmbeddings } from './support.js';

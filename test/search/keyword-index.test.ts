@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompanyAttrs, JobAttrs } from '../../src/catalog/replica/catalog-index.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/port.js';
-import type { CompanyAttrs, JobAttrs } from '../../src/search/catalog-index.js';
 import { tsQueryParts } from '../../src/search/keyword.js';
 import { KeywordIndex } from '../../src/search/keyword-index.js';
 import { allWordsQuery, distinctLexemes, lexemes } from '../../src/search/lexemes.js';

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSnapshot, readWholeSnapshot, writeSnapshot } from '../../src/catalog/replica/index-snapshot.js';
 import { parseConfig } from '../../src/config.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { readSnapshot, readWholeSnapshot, writeSnapshot } from '../../src/search/index-snapshot.js';
 import { freshDataDir, serverUrl } from '../support/db.js';
 import { SEARCH_TEST_CACHE_DIR } from './support.js';
 

@@ -276,10 +276,17 @@ const updatedSince = jobFilter({
     const ms = new Date(Math.floor(since.us / 1000)).toISOString();
     return afterId ? { since: ms, afterId } : { since: ms };
   },
-  sql: (v, to) =>
-    v.afterId === undefined
-      ? `${jobChangedAt(to.alias)} > ${to.param(v.since)}::timestamptz`
-      : `(${jobChangedAt(to.alias)}, ${to.alias}.id) > (${to.param(v.since)}::timestamptz, ${to.param(v.afterId)}::uuid)`,
+  sql: (v, to) => {
+    const since = `${to.param(v.since)}::timestamptz`;
+    // Implied by the exact condition after it, and answered from the updated_at indexes (migration 0110): the
+    // exact one reads each job's company, so alone it reads every row of the table.
+    const recent =
+      `(${to.alias}.updated_at >= ${since} OR ${to.alias}.company_id = ANY(ARRAY(` +
+      `SELECT rc.id FROM companies rc WHERE rc.updated_at >= ${since})))`;
+    return v.afterId === undefined
+      ? `${recent} AND ${jobChangedAt(to.alias)} > ${since}`
+      : `${recent} AND (${jobChangedAt(to.alias)}, ${to.alias}.id) > (${since}, ${to.param(v.afterId)}::uuid)`;
+  },
   replica: null,
 });
 

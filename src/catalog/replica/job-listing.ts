@@ -1,14 +1,14 @@
-import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../search/catalog-index.js';
-import type { RowMasks } from '../search/job-columns.js';
+import { jobMemoKey, replicaServes } from '../filters.js';
+import { isoFromMicros } from '../micros.js';
+import type { JobFilters, JobListItem, RoleCategory } from '../types.js';
 import { setBits } from './bitset.js';
-import { jobMemoKey, replicaServes } from './filters.js';
-import { isoFromMicros } from './micros.js';
+import type { CatalogIndex, CompanyAttrs, JobAttrs } from './catalog-index.js';
+import type { RowMasks } from './job-columns.js';
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
-import type { JobFilters, JobListItem, RoleCategory } from './types.js';
 
 /**
- * GET /jobs without a search, served from the in-process catalog replica (src/search/catalog-index.ts) instead of
+ * GET /jobs without a search, served from the in-process catalog replica (src/catalog/replica/catalog-index.ts) instead of
  * the database: on the embedded database every query runs on the event loop, and a listing was one to three of
  * them (~5 ms at 100k jobs). ReplicaGate keeps it exact: the replica catches up with committed writes first.
  *

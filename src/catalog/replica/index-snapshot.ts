@@ -1,8 +1,8 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CompanyDetailAttrs } from '../catalog/fields/company-record.js';
-import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../catalog/fields/job-record.js';
+import type { CompanyDetailAttrs } from '../fields/company-record.js';
+import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../fields/job-record.js';
 import type { StoredVector } from './vector-index.js';
 
 /**

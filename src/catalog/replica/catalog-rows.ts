@@ -1,5 +1,5 @@
-import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../catalog/fields/company-record.js';
-import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../catalog/fields/job-record.js';
+import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../fields/company-record.js';
+import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../fields/job-record.js';
 
 /**
  * The rows of the in-process catalog index as read from the database and the snapshot: their attribute types,

@@ -1,7 +1,7 @@
-import type { MaskBuilder } from '../catalog/fields/define.js';
-import type { JobAttrs } from '../catalog/fields/job-record.js';
-import { replicaFilters } from '../catalog/filters.js';
-import type { JobFilters } from '../catalog/types.js';
+import type { MaskBuilder } from '../fields/define.js';
+import type { JobAttrs } from '../fields/job-record.js';
+import { replicaFilters } from '../filters.js';
+import type { JobFilters } from '../types.js';
 
 /**
  * The job filters over typed per-row columns. A filtered search tests its filters on every candidate row: tens

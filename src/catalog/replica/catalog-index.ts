@@ -1,4 +1,4 @@
-import type { Db } from '../db/port.js';
+import type { Db } from '../../db/port.js';
 import {
   type CatalogIndexOptions,
   COMPANY_SELECT,
@@ -24,10 +24,10 @@ import { CatalogStore } from './catalog-store.js';
  * searches served meanwhile; `reload()` empties and reloads at once).
  */
 
-export type { CompanyDetailAttrs } from '../catalog/fields/company-record.js';
-export type { JobAttrs } from '../catalog/fields/job-record.js';
-export { tsvRows } from '../catalog/fields/tsv.js';
-export { companyPredicate } from '../catalog/filters.js';
+export type { CompanyDetailAttrs } from '../fields/company-record.js';
+export type { JobAttrs } from '../fields/job-record.js';
+export { tsvRows } from '../fields/tsv.js';
+export { companyPredicate } from '../filters.js';
 export type { CatalogIndexOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
 export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 

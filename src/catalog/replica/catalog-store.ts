@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import type { Db } from '../../db/port.js';
 import {
   type Intern,
   JOB_RECORD_COLUMNS,
@@ -8,11 +9,10 @@ import {
   recordFromRow,
   recordFromTsv,
   sameRecord,
-} from '../catalog/fields/job-record.js';
-import { tsvRows } from '../catalog/fields/tsv.js';
-import { companyPredicate } from '../catalog/filters.js';
-import type { CompanyFilters, JobFilters } from '../catalog/types.js';
-import type { Db } from '../db/port.js';
+} from '../fields/job-record.js';
+import { tsvRows } from '../fields/tsv.js';
+import { companyPredicate } from '../filters.js';
+import type { CompanyFilters, JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
   bytesToVector,

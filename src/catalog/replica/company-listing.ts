@@ -1,10 +1,6 @@
-import type { Queryable } from '../db/port.js';
-import type { CompanyAttrs } from '../search/catalog-index.js';
-import { setBits } from './bitset.js';
-import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from './companies.js';
-import type { JobCompany } from './jobs.js';
-import { PositionsMemo } from './positions-memo.js';
-import type { ReplicaGate } from './replica-gate.js';
+import type { Queryable } from '../../db/port.js';
+import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from '../companies.js';
+import type { JobCompany } from '../jobs.js';
 import {
   type CompanyCategory,
   type CompanyDetail,
@@ -12,7 +8,11 @@ import {
   type CompanyListItem,
   type CompanyTag,
   UUID_RE,
-} from './types.js';
+} from '../types.js';
+import { setBits } from './bitset.js';
+import type { CompanyAttrs } from './catalog-index.js';
+import { PositionsMemo } from './positions-memo.js';
+import type { ReplicaGate } from './replica-gate.js';
 
 /**
  * Filters remembered at once and the positions they may hold together (4 MB). The bench's 10,000-URL tag mix has

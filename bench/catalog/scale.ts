@@ -1,0 +1,220 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MALLOC_ENV } from '../../src/runtime/malloc-env.js';
+import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
+import type { Rng } from './prng.js';
+import { type Child, freePort, memoryOf, spawnChild, waitForOk } from './processes.js';
+import { BENCH_TOKEN } from './scenarios.js';
+import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
+import { DEPARTMENTS } from './vocabulary.js';
+
+/**
+ * `npm run bench:scale`: the catalog past one machine's memory. On a PostgreSQL catalog of --jobs / --companies
+ * (generated once, as `npm run bench` does), it times each read one request at a time with READ_MODEL=sql (distinct
+ * URLs, so the response cache never answers): p50 and p99 per filter, a detail and a search. Then, with the read
+ * model on, the first answer after a start, the first search (which waits for the replica to load) and RSS.
+ */
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const CACHE = join(ROOT, '.bench-data');
+const DAY_MS = 86_400_000;
+const log = (msg: string): void => void process.stderr.write(`${msg}\n`);
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '1000000' },
+    companies: { type: 'string', default: '20000' },
+    'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    requests: { type: 'string', default: '200' },
+    restarts: { type: 'string', default: '2' },
+    'skip-build': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(ROOT, 'bench/results/latest-scale.md') },
+  },
+});
+const size = { seed: 1, jobs: Number(values.jobs), companies: Number(values.companies), inactiveRatio: 0.1 };
+const requests = Number(values.requests);
+
+interface Row {
+  label: string;
+  p50: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+
+/** The URL sets measured: each filter alone on token-tier pages (limit up to 50, window 1,000). */
+function scenarios(manifest: CatalogManifest): { label: string; urls: string[] }[] {
+  const urls = new UrlFactory(manifest);
+  const anchor = Date.parse(manifest.generatedAt);
+  const day = (rng: Rng, max: number) => new Date(anchor - rng.int(max) * DAY_MS).toISOString().slice(0, 10);
+  const page = (rng: Rng) => `&limit=${rng.pick([10, 20, 50])}&page=${rng.range(1, 20)}`;
+  const set = (label: string, stream: number, draw: (rng: Rng) => string) => ({
+    label,
+    urls: distinctUrls(size.seed, 500 + stream, draw, requests),
+  });
+  const departments = Object.values(DEPARTMENTS);
+  return [
+    set('/jobs (plain, pages 1–20)', 1, (r) => `${API}/jobs?${page(r).slice(1)}`),
+    set('/jobs?role_category=', 2, (r) => urls.jobs(r, 'role', TOKEN_JOBS)),
+    set('/jobs?client_facing=true', 3, (r) => urls.jobs(r, 'client', TOKEN_JOBS)),
+    set('/jobs?location=', 4, (r) => urls.jobs(r, 'location', TOKEN_JOBS)),
+    set('/jobs?remote_only=true', 5, (r) => urls.jobs(r, 'remote', TOKEN_JOBS)),
+    set('/jobs?company=', 6, (r) => urls.jobs(r, 'company', TOKEN_JOBS)),
+    set(
+      '/jobs?department=',
+      7,
+      (r) => `${API}/jobs?department=${encodeURIComponent(r.pick(departments))}${page(r)}`,
+    ),
+    set(
+      '/jobs?posted_since= (0–120 days back)',
+      8,
+      (r) => `${API}/jobs?posted_since=${day(r, 120)}${page(r)}`,
+    ),
+    set(
+      '/jobs?posted_before= (0–120 days back)',
+      9,
+      (r) => `${API}/jobs?posted_before=${day(r, 120)}${page(r)}`,
+    ),
+    set(
+      '/jobs?salary_min= (USD 150k–300k)',
+      10,
+      (r) => `${API}/jobs?salary_min=${r.range(150, 300) * 1000}&salary_currency=USD${page(r)}`,
+    ),
+    set(
+      '/jobs?updated_since= (a poll: the last hour)',
+      11,
+      (r) => `${API}/jobs?updated_since=${new Date(Date.now() - r.int(3_600_000)).toISOString()}&limit=50`,
+    ),
+    set('/jobs/:id', 12, (r) => urls.job(r)),
+    set('/companies?<tags>', 13, (r) => urls.companies(r)),
+    set('/companies/:id', 14, (r) => urls.company(r)),
+    set('/jobs?search=', 15, (r) => urls.search(r)),
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+/** One request at a time; a non-2xx answer fails the run (every URL is valid). */
+async function timeUrls(origin: string, label: string, urls: string[]): Promise<Row> {
+  const ms: number[] = [];
+  for (const url of urls) {
+    const t0 = performance.now();
+    const res = await fetch(origin + url, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
+    await res.arrayBuffer();
+    ms.push(performance.now() - t0);
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  }
+  ms.sort((a, b) => a - b);
+  return { label, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? 0, n: ms.length };
+}
+
+async function start(databaseUrl: string, readModel: 'sql' | 'memory'): Promise<Child> {
+  const port = await freePort();
+  mkdirSync(CACHE, { recursive: true });
+  return spawnChild({
+    command: process.execPath,
+    args: [join(ROOT, 'dist/main.js'), 'serve'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      API_TOKENS: BENCH_TOKEN,
+      RATE_LIMIT_ANONYMOUS: '10000000',
+      RATE_LIMIT_TOKEN: '10000000',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      ...MALLOC_ENV,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: embeddingsCacheDir(CACHE),
+      READ_MODEL: readModel,
+    },
+    logFile: join(CACHE, 'scale-service.log'),
+    port,
+    cwd: ROOT,
+  });
+}
+
+/** Spawn to first 2xx on /jobs, and to the first search answered (it waits for the replica's load). */
+async function startTimes(databaseUrl: string, readModel: 'sql' | 'memory') {
+  const child = await start(databaseUrl, readModel);
+  const firstMs = await waitForOk(child, `${child.origin}${API}/jobs`, 120_000);
+  const searchMs = await waitForOk(child, `${child.origin}${API}/jobs?search=solutions%20engineer`, 600_000);
+  return { child, firstMs, searchMs };
+}
+
+async function main(): Promise<void> {
+  const url = values['database-url'] as string;
+  const prepared = await prepareCatalog(size, { kind: 'postgres', url }, CACHE, log);
+  const { manifest } = prepared;
+  const databaseUrl = prepared.databaseUrl as string;
+  if (!values['skip-build']) spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  const load = loadavg()[0]?.toFixed(1);
+  log(`READ_MODEL=sql on ${size.jobs} jobs`);
+  const sql = await startTimes(databaseUrl, 'sql');
+  const rows: Row[] = [];
+  try {
+    for (const s of scenarios(manifest)) {
+      // A few of the set first, so connections and the query plans are warm; then every URL once.
+      await timeUrls(sql.child.origin, s.label, s.urls.slice(0, 5));
+      const row = await timeUrls(sql.child.origin, s.label, s.urls);
+      log(`  ${row.label}: p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms`);
+      rows.push(row);
+    }
+  } finally {
+    await sql.child.stop();
+  }
+  const runs: { firstMs: number; searchMs: number; rssMb: number; peakMb: number }[] = [];
+  for (const readModel of ['sql', ...Array(Number(values.restarts)).fill('memory')] as const) {
+    const run = await startTimes(databaseUrl, readModel);
+    // The listing order is built once the replica is in: ask for it, then read the memory.
+    await timeUrls(run.child.origin, 'warm', [`${API}/jobs`, `${API}/jobs?role_category=fde`]);
+    const mem = memoryOf(run.child.pid);
+    runs.push({
+      firstMs: run.firstMs,
+      searchMs: run.searchMs,
+      rssMb: mem?.currentMb ?? 0,
+      peakMb: mem?.peakMb ?? 0,
+    });
+    log(
+      `  ${readModel}: first 2xx ${Math.round(run.firstMs)} ms, first search ${Math.round(run.searchMs)} ms, RSS ${Math.round(mem?.currentMb ?? 0)} MB`,
+    );
+    await run.child.stop();
+  }
+  const f = (n: number) => n.toFixed(1);
+  const report = [
+    `# Catalog at scale: ${size.jobs.toLocaleString('en-US')} active jobs, ${size.companies.toLocaleString('en-US')} companies, PostgreSQL`,
+    '',
+    `Run ${new Date().toISOString()} by \`npm run bench:scale\` on ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ` +
+      `${Math.round(totalmem() / 2 ** 30)} GB, load average ${load} at the start: the machine was shared, figures are noisy.`,
+    `Database ${databaseUrl.replace(/\/\/[^@]*@/, '//')} (${size.jobs + Math.round(size.jobs * size.inactiveRatio)} job rows, ` +
+      `10 % closed); generated in ${Math.round(manifest.generationMs.total / 1000)} s.`,
+    '',
+    `## READ_MODEL=sql: one request at a time, ${requests} distinct URLs each (token tier, no response-cache hits)`,
+    '',
+    '| Request | p50 ms | p99 ms | max ms |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.label} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.max)} |`),
+    '',
+    '## Start and memory',
+    '',
+    '| READ_MODEL | spawn → first 2xx on /jobs | spawn → first search (replica loaded) | RSS after (MB) | peak RSS (MB) |',
+    '|---|---|---|---|---|',
+    ...runs.map(
+      (r, i) =>
+        `| ${i === 0 ? 'sql' : `memory (start ${i})`} | ${(r.firstMs / 1000).toFixed(2)} s | ${(r.searchMs / 1000).toFixed(1)} s | ${Math.round(r.rssMb)} | ${Math.round(r.peakMb)} |`,
+    ),
+    '',
+  ].join('\n');
+  mkdirSync(dirname(values.out as string), { recursive: true });
+  writeFileSync(values.out as string, report);
+  process.stdout.write(report);
+}
+
+await main();

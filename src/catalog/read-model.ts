@@ -1,0 +1,47 @@
+import type {
+  CatalogStats,
+  CompanyDetail,
+  CompanyFilters,
+  CompanyListItem,
+  JobDetail,
+  JobFilters,
+  JobListItem,
+  TagListing,
+} from './types.js';
+
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+export interface Listing<T> {
+  items: T[];
+  /** Matching rows; for a search, the shortlist size. */
+  total: number;
+}
+
+/**
+ * Every catalog read, behind one port. SQL (sql-read-model.ts) is the reference: it alone is a correct read model.
+ * The in-process replica (replica/read-model.ts) answers the same reads from memory where it can and asks SQL
+ * wherever it cannot (not loaded yet, reloading, a collation it cannot reproduce); it is chosen in one place, the
+ * composition root (src/deps.ts, READ_MODEL).
+ */
+export interface CatalogReadModel {
+  /** One page of active jobs in the /jobs order (or, with updated_since, the delta order) and the total. */
+  listJobs(filters: JobFilters, page: Slice): Promise<Listing<JobListItem>>;
+  /** One page of active companies in the /companies order and the total. */
+  listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>>;
+  /** List items of active jobs, in the order of `ids` (a search page); ids not active are skipped. */
+  jobItemsByIds(ids: readonly string[]): Promise<JobListItem[]>;
+  /** List items of active companies, in the order of `ids`; others are skipped. */
+  companyItemsByIds(ids: readonly string[]): Promise<CompanyListItem[]>;
+  /** One job, active or not; undefined when there is no such job. */
+  getJob(id: string): Promise<JobDetail | undefined>;
+  /** One company by UUID or slug, active or not; undefined when there is no such company. */
+  getCompany(idOrSlug: string): Promise<CompanyDetail | undefined>;
+  listTags(): Promise<TagListing>;
+  /** Catalog totals; `now` (ms) decides what "today" is. */
+  stats(now: number): Promise<CatalogStats>;
+  /** Prepares what the first reads after a start would otherwise pay for; resolves when done. */
+  warm(): Promise<void>;
+}
