@@ -50,7 +50,8 @@ const row = async (externalId: string) =>
   (
     await db.query<Record<string, unknown>>(
       `SELECT active, company_name, role_category, classification_rule, requisition_id, salary_min::float8 AS min,
-              salary_max::float8 AS max, salary_currency AS currency, salary_period AS period, url
+              salary_max::float8 AS max, salary_currency AS currency, salary_period AS period,
+              salary_source AS source, url
          FROM jobs WHERE board_id = $1 AND external_id = $2`,
       [boardId, externalId],
     )
@@ -91,6 +92,7 @@ describe('job store columns', () => {
       max: 95000,
       currency: 'GBP',
       period: 'year',
+      source: 'structured',
       url: 'https://boards.example/jobs/p',
     });
     const raised = {
