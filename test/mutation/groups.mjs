@@ -19,7 +19,7 @@ export const GROUPS = {
   },
   sightings: {
     mutate: ['src/pipeline/discovery/sightings.ts'],
-    tests: ['test/discovery/discover.test.ts'],
+    tests: ['test/discovery/discover.test.ts', 'test/discovery/sightings-writes.test.ts'],
   },
   jobstore: {
     mutate: ['src/pipeline/store/jobs.ts'],
