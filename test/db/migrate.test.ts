@@ -105,7 +105,6 @@ describe('migrations', () => {
         await other.close();
       }
     },
-    120_000,
   );
 });
 

@@ -46,5 +46,5 @@ describe.runIf(process.platform === 'linux')('opening a new embedded data direct
     const again = await open();
     expect(again.answer).toBe(42);
     expect(again.peakMb).toBeLessThan(400);
-  }, 240_000);
+  });
 });

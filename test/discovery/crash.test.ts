@@ -50,12 +50,11 @@ it('resumes a killed promote run in the middle of validation without repeating f
   expect(accepted.status).toBe(202);
   const id = (accepted.json.data as unknown as { workflowId: string }).workflowId;
 
-  await h.gate.waitHeld(120_000);
+  await h.gate.waitHeld();
   const before = await h.until(
     first,
     id,
     (v) => succeeded(v, 'validate:alpha.com') && succeeded(v, 'validate:gamma.com'),
-    120_000,
   );
   expect(before.status).toBe('running');
   expect(succeeded(before, 'validate:beta.com')).toBe(false);
@@ -64,7 +63,7 @@ it('resumes a killed promote run in the middle of validation without repeating f
   h.gate.release();
 
   const second = await h.start();
-  const after = await h.until(second, id, (v) => v.status !== 'running' && v.status !== 'enqueued', 240_000);
+  const after = await h.until(second, id, (v) => v.status !== 'running' && v.status !== 'enqueued');
   expect(after.status, JSON.stringify(after)).toBe('succeeded');
   expect(after.result).toMatchObject({
     validation: { selected: 3, qualified: 2, rejected: 1, reasons: { no_careers_page: 1 } },

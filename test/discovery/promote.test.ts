@@ -65,7 +65,7 @@ type Result = {
 };
 
 async function finished(workflowId: string) {
-  await t.deps.pipeline.engine.waitFor(workflowId, 120_000);
+  await t.deps.pipeline.engine.waitFor(workflowId);
   const res = await t.get(`/api/v1/workflows/${workflowId}`, t.token);
   expect(res.statusCode).toBe(200);
   return res.json().data as { status: string; name: string; steps: { name: string }[]; result: Result };
@@ -167,5 +167,5 @@ describe('POST /promote_and_onboard through the engine', () => {
     const idle = await finished(next.json().data.workflowId);
     expect(idle.result.intake.takenIn).toBe(0);
     expect(idle.result.validation.selected).toBe(0);
-  }, 180_000);
+  });
 });

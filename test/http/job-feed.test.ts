@@ -6,7 +6,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -134,7 +134,7 @@ describe('GET /metrics: workflows, steps and embeddings', () => {
     });
     expect(res.statusCode).toBe(202);
     const id = res.json().data.workflowId as string;
-    await t.deps.pipeline.engine.waitFor(id, 60_000);
+    await t.deps.pipeline.engine.waitFor(id);
     return (await t.get(`/api/v1/workflows/${id}`, t.token)).json().data.status;
   };
 
@@ -151,7 +151,7 @@ describe('GET /metrics: workflows, steps and embeddings', () => {
       payload: { name: 'Broken', domain: 'broken.com', force: true },
       token: t.token,
     });
-    const view = await t.deps.pipeline.engine.waitFor(forced.json().data.workflowId, 60_000);
+    const view = await t.deps.pipeline.engine.waitFor(forced.json().data.workflowId);
     expect(view.status).toBe('failed');
 
     const res = await t.get('/metrics');

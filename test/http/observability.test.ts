@@ -68,7 +68,7 @@ describe('outbound request metrics', () => {
       token: t.token,
     });
     expect(res.statusCode).toBe(202);
-    await t.deps.pipeline.engine.waitFor(res.json().data.workflowId, 60_000);
+    await t.deps.pipeline.engine.waitFor(res.json().data.workflowId);
     const metrics = (await t.get('/metrics')).body;
     const hosts = new Set(
       [...metrics.matchAll(/^frontline_outbound_requests_total\{host="([^"]*)"/gm)].map((m) => m[1]),

@@ -122,12 +122,12 @@ describe('the served document, through a client generated from it', () => {
     );
     const workflowId = String(onboarded.workflowId);
     await success('getWorkflow', 200, { token, params: { workflowId } });
-    await t.deps.pipeline.engine.waitFor(workflowId, 60_000);
+    await t.deps.pipeline.engine.waitFor(workflowId);
     await success('getWorkflow', 200, { token, params: { workflowId } });
     await success('enrichCompany', 202, { token, body: { domain: 'contractco.com' } });
     const promoted = data(await success('promoteAndOnboard', 202, { token }));
     await success('promoteAndOnboard', 202, { token, body: { limit: 5 } });
-    await t.deps.pipeline.engine.waitFor(String(promoted.workflowId), 60_000);
+    await t.deps.pipeline.engine.waitFor(String(promoted.workflowId));
     await success('startDeepResearch', 200, { token, body: { domain: 'teamco.com' } });
     await success('getDeepResearch', 200, { token, params: { domain: 'teamco.com' } });
     await success('listDeepResearchRuns', 200, { token, params: { domain: 'teamco.com' } });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   base = await listen(t);
   anonymous = await httpClient(base);
   withToken = await httpClient(base, t.token);
-}, 120_000);
+});
 
 afterAll(async () => {
   await anonymous?.close();
@@ -180,7 +180,7 @@ describe('tools over Streamable HTTP at /mcp', () => {
     expect(status.workflowId).toBe(run.workflowId);
     const badDomain = toolError(await call(withToken, 'onboard_company', { name: 'X', domain: 'localhost' }));
     expect(badDomain.code).toBe('BAD_REQUEST');
-  }, 120_000);
+  });
 
   it('counts MCP tool calls by tool and outcome in /metrics', async () => {
     const metrics = await t.get('/metrics');
@@ -213,7 +213,7 @@ describe('limits', () => {
     } finally {
       await limited.close();
     }
-  }, 120_000);
+  });
 
   it('GET /mcp answers 405 in the envelope: the server keeps no sessions to stream from', async () => {
     const res = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });

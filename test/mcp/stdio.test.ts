@@ -20,7 +20,7 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
   base = await listen(t);
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();
@@ -56,7 +56,7 @@ describe('frontline mcp (stdio) against a deployment over its public API', () =>
     } finally {
       await client.close();
     }
-  }, 120_000);
+  });
 
   it('with a token (from FRONTLINE_TOKEN) adds the pipeline tools', async () => {
     const client = await stdioClient(['--url', base], { FRONTLINE_TOKEN: t.token });
@@ -68,7 +68,7 @@ describe('frontline mcp (stdio) against a deployment over its public API', () =>
     } finally {
       await client.close();
     }
-  }, 120_000);
+  });
 
   it('refuses to start with a sentence on stderr when the URL is not a deployment or the token is refused', async () => {
     const run = promisify(execFile);
@@ -88,5 +88,5 @@ describe('frontline mcp (stdio) against a deployment over its public API', () =>
       code: 1,
       stderr: expect.stringContaining('token was refused'),
     });
-  }, 120_000);
+  });
 });

@@ -19,14 +19,19 @@ export const GROUPS = {
   },
   sightings: {
     mutate: ['src/pipeline/discovery/sightings.ts'],
-    tests: ['test/discovery/discover.test.ts'],
+    tests: ['test/discovery/discover.test.ts', 'test/discovery/sightings-writes.test.ts'],
   },
   jobstore: {
     mutate: ['src/pipeline/store/jobs.ts'],
-    tests: ['test/pipeline/job-store.test.ts'],
+    tests: ['test/pipeline/job-store.test.ts', 'test/pipeline/job-store-details.test.ts'],
   },
   net: {
     mutate: ['src/net/guard.ts', 'src/net/address.ts'],
-    tests: ['test/net/address.test.ts', 'test/net/guarded-lookup.test.ts', 'test/net/client.test.ts'],
+    tests: [
+      'test/net/address.test.ts',
+      'test/net/address-forms.test.ts',
+      'test/net/guarded-lookup.test.ts',
+      'test/net/client.test.ts',
+    ],
   },
 };

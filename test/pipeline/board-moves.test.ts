@@ -33,7 +33,7 @@ async function run(name: 'onboard' | 'scrape', payload: object) {
   // what decides which copy of a posting listed by two boards stays.
   t.clock.advance(60_000);
   const { workflowId } = await t.deps.pipeline.engine.enqueue(name, payload);
-  const view = await t.deps.pipeline.engine.waitFor(workflowId, 120_000);
+  const view = await t.deps.pipeline.engine.waitFor(workflowId);
   expect(view.status, JSON.stringify(view)).toBe('succeeded');
   return view;
 }

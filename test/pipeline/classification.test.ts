@@ -47,7 +47,7 @@ describe('classification in the scrape step', () => {
       token: t.token,
     });
     expect(res.statusCode).toBe(202);
-    const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId, 60_000);
+    const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId);
     expect(view.status, JSON.stringify(view)).toBe('succeeded');
 
     const rows = await t.deps.db.query<{

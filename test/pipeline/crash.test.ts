@@ -78,14 +78,11 @@ const startAcmeHarness = (name: string, greenhouse: number, lever: number) =>
  * freezes inside scrape:lever/acme, after scrape:greenhouse/acme committed.
  */
 async function freezeInLeverScrape(h: CrashHarness, child: Child, id: string): Promise<void> {
-  await h.until(
-    child,
-    id,
-    (v) => v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
-    180_000,
+  await h.until(child, id, (v) =>
+    v.steps.some((s) => s.name === 'discover-boards' && s.status === 'succeeded'),
   );
   h.gate.arm();
-  await h.gate.waitHeld(180_000);
+  await h.gate.waitHeld();
 }
 
 const greenhouseScrapes = (h: CrashHarness) =>
@@ -122,13 +119,11 @@ describe('mid-request kill', () => {
     const second = await h.start();
     // The restart resumes the run by itself: only catalog reads until the Lever jobs are in. A pipeline request
     // (a status read, say) would launch an idle engine on its own (src/pipeline/workflows/pipeline.ts, startOnDemand).
-    for (let waited = 0; (await activeJobs(h, second, 'acme')) < GREENHOUSE + LEVER; waited += 250) {
-      expect(waited, 'the restarted worker should resume the run without a pipeline request').toBeLessThan(
-        240_000,
-      );
+    // Bounded only by the test's timeout: a worker that does not resume on its own never gets there.
+    while ((await activeJobs(h, second, 'acme')) < GREENHOUSE + LEVER) {
       await new Promise((ok) => setTimeout(ok, 250));
     }
-    const after = await h.until(second, id, ended, 240_000);
+    const after = await h.until(second, id, ended);
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
     // Completed steps were not re-run after the restart.
@@ -183,7 +178,7 @@ describe('a kill in each step', () => {
       const atDeath = await checkpoints(h, id);
       // The new child recovers the run while it starts, before it answers /readyz.
       child = await h.start();
-      const after = await h.until(child, id, ended, 240_000);
+      const after = await h.until(child, id, ended);
       expect(after.status, `${name}: ${JSON.stringify(after)}`).toBe('succeeded');
       expect(after.steps.map((s) => s.name)).toEqual(plan(token));
       // The steps before the one that died kept the checkpoints of the first process (the same completion
@@ -253,7 +248,7 @@ describe.skipIf(!serverUrl())('a worker stopped mid-run', () => {
     h.gate.release();
 
     const second = await h.start({ DBOS__VMID: 'worker-b' });
-    const after = await h.until(second, id, ended, 120_000);
+    const after = await h.until(second, id, ended);
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
     expect(await activeJobs(h, second, 'acme')).toBe(GREENHOUSE + LEVER);
@@ -298,15 +293,11 @@ describe.skipIf(!serverUrl())('a worker killed for good', () => {
 
     const second = await h.start({ ...fast, DBOS__VMID: 'worker-live' });
     // Taken over, and frozen again at the gate in the same step: the run is under way in the live worker.
-    const deadline = Date.now() + 60_000;
-    while (h.gate.held === heldBefore) {
-      if (Date.now() > deadline) throw new Error('the run was not taken over');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    while (h.gate.held === heldBefore) await new Promise((r) => setTimeout(r, 20));
     // The hand-back kept the run's deduplication id: a second onboarding of the domain joins it.
     expect(await onboard(h, second, 'Acme', 'acme.com')).toBe(id);
     h.gate.release();
-    const after = await h.until(second, id, ended, 120_000);
+    const after = await h.until(second, id, ended);
     expect(after.status, JSON.stringify(after)).toBe('succeeded');
     expect(after.steps.map((s) => s.name)).toEqual(plan('acme'));
     // The completed Greenhouse scrape kept its checkpoint: only the interrupted step and those after it ran again.

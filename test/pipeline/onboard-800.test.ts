@@ -39,7 +39,7 @@ describe.skipIf(!process.env.MEASURE_ONBOARDING)(`onboarding a board of ${POSTIN
       const before = ats.requests.length;
       const started = performance.now();
       const { workflowId } = await t.deps.pipeline.engine.enqueue('onboard', { domain, name, force: false });
-      const view = await t.deps.pipeline.engine.waitFor(workflowId, 900_000);
+      const view = await t.deps.pipeline.engine.waitFor(workflowId);
       const seconds = (performance.now() - started) / 1000;
       expect(view.status, JSON.stringify(view)).toBe('succeeded');
       const rows = await t.deps.db.query<{ n: number }>(

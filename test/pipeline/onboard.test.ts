@@ -25,7 +25,7 @@ const enrich = (body: unknown, token: string | null = t.token) =>
   t.request({ method: 'POST', url: '/api/v1/enrich', payload: body as object, token });
 
 async function finished(workflowId: string) {
-  const view = await t.deps.pipeline.engine.waitFor(workflowId, 60_000);
+  const view = await t.deps.pipeline.engine.waitFor(workflowId);
   const res = await t.get(`/api/v1/workflows/${workflowId}`, t.token);
   expect(res.statusCode).toBe(200);
   expect(res.json().data.status).toBe(view.status);

@@ -20,7 +20,7 @@ const detailIds = (from: number) =>
     .map((r) => r.path.split('/').pop() as string);
 
 async function succeeded(workflowId: string) {
-  const view = await t.deps.pipeline.engine.waitFor(workflowId, 60_000);
+  const view = await t.deps.pipeline.engine.waitFor(workflowId);
   expect(view.status, JSON.stringify(view)).toBe('succeeded');
 }
 

@@ -105,7 +105,7 @@ describe('static embedder (wink-sg-100d + lexicon)', () => {
   let e: StaticEmbedder;
   beforeAll(() => {
     e = StaticEmbedder.load(SEARCH_TEST_CACHE_DIR);
-  }, 120_000);
+  });
   const sim = (a: string, b: string) => dot(e.embedOne(a), e.embedOne(b));
 
   it('identifies itself by vectors, algorithm and lexicon, and returns unit vectors of 100 dimensions', async () => {

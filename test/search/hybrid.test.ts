@@ -128,7 +128,7 @@ beforeAll(async () => {
     embedder: t.deps.searchParts.embedder,
     mode: 'keyword',
   });
-}, 180_000);
+});
 afterAll(async () => t?.close());
 
 interface Page<T> {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   t = await freshDatabase();
   db = t.db;
   await migrate(db);
-}, 60_000);
+});
 afterAll(async () => t?.drop());
 
 describe('lexemes like to_tsvector(english)', () => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
   t = await freshDatabase();
   db = t.db;
   await migrate(db);
-}, 60_000);
+});
 afterAll(async () => t?.drop());
 
 describe('pg_trgm word_similarity in memory', () => {

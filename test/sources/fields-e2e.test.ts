@@ -69,7 +69,7 @@ beforeAll(async () => {
     token: t.token,
   });
   expect(started.statusCode).toBe(202);
-  const view = await t.deps.pipeline.engine.waitFor(started.json().data.workflowId, 60_000);
+  const view = await t.deps.pipeline.engine.waitFor(started.json().data.workflowId);
   expect(view.status, JSON.stringify(view)).toBe('succeeded');
   const list = await t.get('/api/v1/jobs?company=northwind&limit=50', t.token);
   expect(list.statusCode).toBe(200);

@@ -62,15 +62,18 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const deps = await createDeps(config, {
     db: database.db,
     now: clock.now,
+    // No periodic embedding pass on a wall-clock interval: a test runs catch-up passes itself, so a background
+    // pass can never land between two of its steps however long the file takes on a loaded machine.
+    deferCatchUp: true,
     ...(opts.rateLimits ? { rateLimits: opts.rateLimits } : {}),
     ...(opts.wallClock ? { wallClock: opts.wallClock } : {}),
   });
   const app = await buildApp(deps, opts.app);
   opts.beforeReady?.(app);
   await app.ready();
-  // The start-up embedding pass writes (its progress mark at least); tests begin once it has settled, so a write
-  // they did not make cannot land between two of their requests.
-  await deps.searchParts.idle();
+  // The start-up embedding pass a worker runs (full on a new model, else rows changed since the mark), done before
+  // the test begins so a write it did not make cannot land between two of its requests.
+  await deps.searchParts.indexer.resume();
   // As a server does once listening (searchParts.warm): listings and searches then read the in-process replica.
   await deps.searchParts.index.refresh();
   const minted = await deps.tokens.create('test');

@@ -37,7 +37,7 @@ async function rescrape(extra: string[]): Promise<void> {
     token: t.token,
   });
   expect(res.statusCode).toBe(202);
-  const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId, 120_000);
+  const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId);
   expect(view.status).toBe('succeeded');
 }
 
@@ -83,8 +83,8 @@ beforeAll(async () => {
     payload: { name: 'Acme', domain: 'acme.com' },
     token: t.token,
   });
-  await t.deps.pipeline.engine.waitFor(res.json().data.workflowId, 120_000);
-}, 240_000);
+  await t.deps.pipeline.engine.waitFor(res.json().data.workflowId);
+});
 
 afterAll(async () => {
   await t?.close();
@@ -130,7 +130,7 @@ describe('watches', () => {
 
     expect(await t.deps.watchMatcher.runOnce()).toEqual([]);
     expect(rx.received.filter((r) => r.path === '/fde')).toHaveLength(1);
-  }, 240_000);
+  });
 
   it('retries failures with the same webhook-id, honouring Retry-After, until accepted', async () => {
     const watch = await createWatch({ search: 'implementation consultant', url: `${HOOK}/retry` });
@@ -142,7 +142,7 @@ describe('watches', () => {
     const attempts = rx.received.filter((r) => r.path === '/retry');
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.headers['webhook-id']))).toEqual(new Set([delivered.id]));
-  }, 240_000);
+  });
 
   it('disables a watch whose receiver keeps failing past the retry window, with the reason', async () => {
     const watch = await createWatch({ filters: { role_category: 'tam' }, url: `${HOOK}/down` });
@@ -157,7 +157,7 @@ describe('watches', () => {
     expect(view.disabledReason).toContain(failed.id);
     rx.answerNext(); // the script is consumed from the front; drop what is left
     rx.received.length = 0;
-  }, 240_000);
+  });
 
   it("sends a signed watch.test on request, lists and deletes the caller's own watches only", async () => {
     const watch = await createWatch({ url: `${HOOK}/test` });
@@ -184,7 +184,7 @@ describe('watches', () => {
       (await t.request({ method: 'DELETE', url: `/api/v1/watches/${watch.id}`, token: t.token })).statusCode,
     ).toBe(200);
     expect((await t.get(`/api/v1/watches/${watch.id}`, t.token)).statusCode).toBe(404);
-  }, 240_000);
+  });
 
   it('refuses bad watches with a 400 naming the field', async () => {
     const post = (payload: Record<string, unknown>) =>

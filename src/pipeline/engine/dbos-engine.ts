@@ -310,7 +310,7 @@ export class DbosEngine implements WorkflowEngine {
     return toView(status, steps, this.definitions.get(status.workflowName));
   }
 
-  async waitFor(workflowId: string, timeoutMs: number): Promise<WorkflowView> {
+  async waitFor(workflowId: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<WorkflowView> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const view = await this.get(workflowId);

@@ -99,7 +99,7 @@ export interface WorkflowEngine {
   enqueue(name: string, payload: unknown): Promise<EnqueueResult>;
   /** null when the id is unknown. */
   get(workflowId: string): Promise<WorkflowView | null>;
-  /** Waits for a run to finish (tests, demo, CLI). */
-  waitFor(workflowId: string, timeoutMs: number): Promise<WorkflowView>;
+  /** Waits for a run to finish (tests, demo, CLI); without `timeoutMs`, for as long as it takes. */
+  waitFor(workflowId: string, timeoutMs?: number): Promise<WorkflowView>;
   stop(): Promise<void>;
 }
