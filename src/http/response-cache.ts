@@ -33,10 +33,8 @@ export interface CachedResponse {
   etag: string | undefined;
   /** Content-Encoding, when the body is compressed. */
   encoding?: string | undefined;
-  /** Content-Type, when not JSON (feeds, charts). */
-  type?: string | undefined;
   vary?: string | undefined;
-  /** Content-Type, when not the API's JSON (a page, a feed). */
+  /** Content-Type, when not the API's JSON (a page, a feed, a chart). */
   type?: string | undefined;
   /** A web page's: counted against the page budget, not the API's (see RouteConfig.page). */
   page?: boolean | undefined;
@@ -90,7 +88,6 @@ interface Entry {
   validity: string;
   etag: string | undefined;
   encoding: string | undefined;
-  type: string | undefined;
   vary: string | undefined;
   type: string | undefined;
   page: boolean | undefined;
@@ -152,7 +149,6 @@ export class ResponseCache {
       release,
       etag: entry.etag,
       encoding: entry.encoding,
-      type: entry.type,
       vary: entry.vary,
       type: entry.type,
       page: entry.page,
@@ -190,7 +186,6 @@ export class ResponseCache {
       validity: response.validity,
       etag: response.etag,
       encoding: response.encoding,
-      type: response.type,
       vary: response.vary,
       type: response.type,
       page: response.page,
@@ -347,7 +342,6 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
     const key = request.cacheKey;
     const validity = request.cacheValidity;
     if (key === null || validity === null || reply.statusCode !== 200) return done();
-    const type = headerOf(reply, 'content-type');
     const config = routeConfig(request);
     const put = (body: Buffer) =>
       cache.set(key, {
@@ -355,9 +349,8 @@ export function registerResponseCache(app: FastifyInstance, cache: ResponseCache
         body,
         etag: headerOf(reply, 'etag'),
         encoding: headerOf(reply, 'content-encoding'),
-        type: nonJsonType(reply),
         vary: headerOf(reply, 'vary'),
-        type: type === JSON_TYPE ? undefined : type,
+        type: nonJsonType(reply),
         page: isPage(request),
         route: config.url,
       });
