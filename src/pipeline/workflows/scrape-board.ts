@@ -4,6 +4,7 @@ import { type BoardOutcomeKind, recordBoardFailure } from '../store/board-health
 import { deactivateBoard, markBoardScraped, type StoredBoard, upsertBoards } from '../store/boards.js';
 import { settleDuplicates } from '../store/duplicates.js';
 import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
+import { publishCompany } from '../store/publication.js';
 import type { PipelineContext } from './context.js';
 
 /**
@@ -69,6 +70,8 @@ async function storePostings(
     const settled = await settleDuplicates(tx, company.companyId, board.id, now, superseded);
     await markBoardScraped(tx, board.id, postings.length, now, outcome);
     await refreshActiveJobCounts(tx, [company.companyId], now);
+    // A stored listing makes the company public with its jobs, in one commit: no job is ever shown without it.
+    await publishCompany(tx, company.companyId, now);
     return { ...c, deactivated: c.deactivated + settled.length };
   });
   await ctx.embed('job', counts.changedIds);
