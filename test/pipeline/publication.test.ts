@@ -87,6 +87,12 @@ async function expectListed(slug: string, jobs: number) {
   expect(listed.json().data.map((c: { slug: string }) => c.slug)).toContain(slug);
   const listedJobs = await t.get(`/api/v1/jobs?company=${slug}&limit=20`);
   expect(listedJobs.json().data).toHaveLength(jobs);
+  // Semantic company search has its embedding from the moment it is public.
+  const embedded = await t.deps.db.query(
+    'SELECT 1 FROM company_embeddings e JOIN companies c ON c.id = e.company_id WHERE c.slug = $1',
+    [slug],
+  );
+  expect(embedded).toHaveLength(1);
 }
 
 beforeAll(async () => {

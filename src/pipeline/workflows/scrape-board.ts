@@ -71,10 +71,12 @@ async function storePostings(
     await markBoardScraped(tx, board.id, postings.length, now, outcome);
     await refreshActiveJobCounts(tx, [company.companyId], now);
     // A stored listing makes the company public with its jobs, in one commit: no job is ever shown without it.
-    await publishCompany(tx, company.companyId, now);
-    return { ...c, deactivated: c.deactivated + settled.length };
+    const published = await publishCompany(tx, company.companyId, now);
+    return { ...c, deactivated: c.deactivated + settled.length, published };
   });
   await ctx.embed('job', counts.changedIds);
+  // Search embeds active companies only: the enrichment's embedding of an unpublished one was skipped.
+  if (counts.published) await ctx.embed('company', [company.companyId]);
   ctx.onBoardScrape?.(board.provider, outcome);
   return {
     board: labelOf(board),

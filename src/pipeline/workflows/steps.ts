@@ -153,11 +153,11 @@ export async function finalizeScrapeStep(
 ): Promise<{ activeJobs: number; nextScrapeAt: string; published: boolean }> {
   const complete = failed.length === 0;
   for (const f of failed) ctx.onBoardScrape?.(f.provider, 'error');
-  return ctx.db.transaction(async (tx) => {
+  const out = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     // Every board scraped (or none found): the company is listed even with no job. A board stored earlier in the
     // run has already published it (scrape-board.ts).
-    if (complete) await publishCompany(tx, companyId, now);
+    const publishedNow = complete && (await publishCompany(tx, companyId, now));
     for (const f of failed) await recordBoardFailure(tx, f.id, 'error', f.error, now);
     const next = nextScrapeAt(ctx, now);
     if (complete) {
@@ -173,9 +173,13 @@ export async function finalizeScrapeStep(
       [companyId],
     );
     return {
+      publishedNow,
       activeJobs: rows[0]?.n ?? 0,
       nextScrapeAt: next.toISOString(),
       published: await isPublished(tx, companyId),
     };
   });
+  // Search embeds active companies only: the enrichment's embedding of an unpublished one was skipped.
+  if (out.publishedNow) await ctx.embed('company', [companyId]);
+  return { activeJobs: out.activeJobs, nextScrapeAt: out.nextScrapeAt, published: out.published };
 }
