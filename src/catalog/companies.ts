@@ -158,7 +158,8 @@ interface CompanyDetailRow extends CompanyListRow {
 
 /**
  * One company by UUID or slug (slugs compare case-insensitively), active or not: an inactive company answers
- * with active: false so a bookmarked page explains itself instead of vanishing. One query, tags included.
+ * with active: false so a bookmarked page explains itself instead of vanishing. A company whose onboarding has not
+ * published it yet is unknown here. One query, tags included.
  */
 export async function getCompany(db: Queryable, idOrSlug: string): Promise<CompanyDetail | undefined> {
   const byId = UUID_RE.test(idOrSlug);
@@ -169,7 +170,7 @@ export async function getCompany(db: Queryable, idOrSlug: string): Promise<Compa
            ORDER BY lower(t.value), t.slug)
           FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
        ${COMPANY_DETAIL} AS detail
-     FROM companies c WHERE ${byId ? 'c.id = $1::uuid' : 'c.slug = $1'}`,
+     FROM companies c WHERE ${byId ? 'c.id = $1::uuid' : 'c.slug = $1'} AND c.published_at IS NOT NULL`,
     [byId ? idOrSlug : idOrSlug.toLowerCase()],
   );
   const r = rows[0];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/port.js';
 import { loadSampleHistory, type SampleHistoryCompany } from '../signals/sample-history.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
@@ -54,8 +55,24 @@ export interface SampleLoadResult {
   jobs: number;
 }
 
+/**
+ * A sample posting's id: name-based (a UUID v5 layout over SHA-1 of its external id), so every catalog that loads
+ * the sample gives a posting the same id, and the API reference can name one that answers.
+ */
+export function sampleJobId(externalId: string): string {
+  const h = createHash('sha1').update(`frontline-sample:${externalId}`).digest();
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x50;
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** The id of the sample's first Anthropic posting (a forward deployed engineer), the API reference's example. */
+export const SAMPLE_JOB_EXAMPLE_ID = sampleJobId('sample-anthropic-1');
+
 /** The sample postings as parallel columns, the shape of the single unnest() insert. */
 interface SampleJobColumns {
+  id: string[];
   company: string[];
   name: string[];
   externalId: string[];
@@ -71,6 +88,7 @@ interface SampleJobColumns {
 
 function emptySampleJobColumns(): SampleJobColumns {
   return {
+    id: [],
     company: [],
     name: [],
     externalId: [],
@@ -95,6 +113,7 @@ function pushSampleJobs(
 ): void {
   company.jobs.forEach((j, i) => {
     const n = i + 1;
+    job.id.push(sampleJobId(`sample-${slug}-${n}`));
     job.company.push(id);
     job.name.push(company.name);
     job.externalId.push(`sample-${slug}-${n}`);
@@ -141,15 +160,15 @@ async function upsertSampleCompany(
 /** Inserts every sample posting in one statement; postings already present are left alone. */
 async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date): Promise<void> {
   await tx.query(
-    `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
+    `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
        role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
-     SELECT w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote, w.department,
-       w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
+     SELECT w.id, w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote,
+       w.department, w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
-       $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+       $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[])
        AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-            description, posted_at)
-     ON CONFLICT (company_id, source, external_id) DO NOTHING`,
+            description, posted_at, id)
+     ON CONFLICT DO NOTHING`,
     [
       job.company,
       job.name,
@@ -163,6 +182,7 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
       job.description,
       job.postedAt,
       now,
+      job.id,
     ],
   );
 }

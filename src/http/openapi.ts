@@ -90,8 +90,10 @@ function securityOf(access: string | undefined): Record<string, string[]>[] | un
   switch (access) {
     case 'token':
       return [{ bearer: [] }];
+    // No requirement: the reference shows its lock on token operations only. A token sent anyway is honoured
+    // (bigger pages and limits), which the catalog tag's description says.
     case 'public':
-      return [{}, { bearer: [] }];
+      return [];
     case 'metrics':
       return [{ metricsToken: [] }, {}];
     default:
@@ -141,8 +143,13 @@ interface ResponseObject {
   headers?: Record<string, unknown>;
   content?: unknown;
 }
+interface Parameter {
+  example?: unknown;
+  schema?: { examples?: unknown[] };
+}
 interface Operation {
   [FACTS]?: RouteFacts;
+  parameters?: Parameter[];
   responses?: Record<string, ResponseObject>;
   requestBody?: {
     required?: boolean;
@@ -173,6 +180,11 @@ function finishOperation(method: string, op: Operation): void {
       for (const name of headersOf(status, facts)) headers[name] = { $ref: `#/components/headers/${name}` };
     response.headers = headers;
     if (method === 'head') delete response.content;
+  }
+  // The reference pre-fills "Try it out" from a parameter's `example`, not from its schema's `examples`.
+  for (const p of op.parameters ?? []) {
+    const first = p.schema?.examples?.[0];
+    if (p.example === undefined && first !== undefined) p.example = first;
   }
   const bodies = Object.values(op.requestBody?.content ?? {});
   if (op.requestBody && bodies.some((b) => b.schema?.anyOf?.some((s) => s.type === 'null'))) {
@@ -208,11 +220,16 @@ export function openApiOptions(): FastifyDynamicSwaggerOptions {
         headers: HEADERS as unknown as Record<string, never>,
       },
       tags: [
-        { name: 'catalog', description: 'Public catalog reads (anonymous or token)' },
+        {
+          name: 'catalog',
+          description:
+            'Public catalog reads: no token needed; one sent as Authorization: Bearer raises the page size and rate ' +
+            'limits (X-Api-Tier says which tier served the request)',
+        },
         {
           name: 'signals',
           description:
-            'Hiring signals from job events: series, trends, newly hiring, time to close (anonymous or token)',
+            'Hiring signals from job events: series, trends, newly hiring, time to close (no token needed)',
         },
         { name: 'pipeline', description: 'Discovery and ingestion pipeline (token)' },
         { name: 'research', description: 'Deep research dossiers of tracked companies (token)' },

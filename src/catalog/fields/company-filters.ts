@@ -5,12 +5,21 @@ import { CompanyCategorySchema, slugListParam } from './params.js';
 
 /** The filters of GET /companies, each declared once (see define.ts). */
 
-const TagSlugsParam = (dimension: string) =>
+/** Examples that together match a sample-catalog company (see QueryText on examples). */
+const TAG_EXAMPLES: Record<TagDimension, string> = {
+  industry: 'ai-infrastructure,developer-tools',
+  stage: 'late-stage',
+  business_model: 'usage-based-api,b2b-saas',
+  ai_role: 'foundation-models',
+  funding_tier: 'over-1b',
+};
+
+const TagSlugsParam = (dimension: TagDimension) =>
   Type.Optional(
     Type.String({
       maxLength: 1000,
       description: `Comma-separated ${dimension} tag slugs (see GET /tags); a company matches any of them`,
-      examples: [dimension === 'stage' ? 'series-b,series-c' : 'developer-tools'],
+      examples: [TAG_EXAMPLES[dimension]],
     }),
   );
 

@@ -64,7 +64,7 @@ const location = jobFilter({
   key: 'location',
   facet: 'location',
   params: {
-    location: QueryText('Case-insensitive partial match on the location; blank = no filter', 'london'),
+    location: QueryText('Case-insensitive partial match on the location; blank = no filter', 'san francisco'),
   },
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
@@ -91,7 +91,7 @@ const department = jobFilter({
   params: {
     department: QueryText(
       'Comma-separated departments (see a job detail); case-insensitive exact match of any of them; blank = no filter',
-      'Sales,Customer Success',
+      'Forward Deployed Engineering,Solutions',
       2000,
     ),
   },
@@ -156,8 +156,8 @@ const posted = jobFilter({
       40,
     ),
     posted_before: QueryText(
-      'Only jobs posted before this instant: ISO 8601 date (UTC midnight) or date-time',
-      '2026-11-20T00:00:00Z',
+      'Only jobs posted before this instant: ISO 8601 date (UTC midnight) or date-time, e.g. 2026-11-20T00:00:00Z',
+      undefined,
       40,
     ),
   },
@@ -199,16 +199,14 @@ const salary = jobFilter({
         maximum: 100_000_000,
         description:
           'Only jobs whose stated pay range reaches at least this much per year (hourly × 2,080, daily × 260, ' +
-          'weekly × 52, monthly × 12), in salary_currency; jobs that state no pay are left out',
-        examples: [150000],
+          'weekly × 52, monthly × 12), in salary_currency; jobs that state no pay are left out. E.g. 150000',
       }),
     ),
     salary_currency: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z]{3}$',
         description:
-          'ISO 4217 currency of salary_min (default USD); pay in other currencies is not converted',
-        examples: ['USD'],
+          'ISO 4217 currency of salary_min (default USD); pay in other currencies is not converted. E.g. EUR',
       }),
     ),
   },
@@ -248,8 +246,9 @@ const updatedSince = jobFilter({
   params: {
     updated_since: QueryText(
       'Delta sync: jobs whose listed fields changed, or that closed, after this instant (ISO 8601, compared to ' +
-        'the millisecond), closed ones included with active: false; ordered by updatedAt, then id. Not with search',
-      '2026-11-20T09:30:00.000Z',
+        'the millisecond), closed ones included with active: false; ordered by updatedAt, then id. Not with ' +
+        'search. E.g. 2026-11-20T09:30:00.000Z',
+      undefined,
       40,
     ),
     after_id: Type.Optional(
@@ -258,7 +257,6 @@ const updatedSince = jobFilter({
         description:
           'With updated_since: continue after this job among those changed at exactly updated_since (pass the ' +
           'last item’s updatedAt and id to read the next page)',
-        examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'],
       }),
     ),
   },

@@ -21,9 +21,16 @@ export const CompanyCategorySchema = Type.Enum(COMPANY_CATEGORIES, {
 export const QueryBoolean = (description: string) =>
   Type.Optional(Type.Boolean({ description: `${description} (true or false)` }));
 
-/** An optional free-text query parameter of at most `maxLength` characters. */
-export const QueryText = (description: string, example: string, maxLength = 200) =>
-  Type.Optional(Type.String({ maxLength, description, examples: [example] }));
+/**
+ * An optional free-text query parameter of at most `maxLength` characters. `example` (undefined: none) is what
+ * the API reference pre-fills: the examples of one operation's parameters are chosen to return results together
+ * on the sample catalog (test/http/docs-examples.test.ts), so a parameter that would empty or contradict the
+ * others gives its example in its description instead.
+ */
+export const QueryText = (description: string, example: string | undefined, maxLength = 200) =>
+  Type.Optional(
+    Type.String({ maxLength, description, ...(example === undefined ? {} : { examples: [example] }) }),
+  );
 
 const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const MAX_SLUGS = 50;

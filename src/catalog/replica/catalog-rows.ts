@@ -98,13 +98,15 @@ export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 export const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
 
+/** Companies the replica holds: every published one (an onboarding not yet published is unknown to the public). */
 export const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
     c.active_job_count, lower(c.name) AS name_key, e.vector,
     (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
         ORDER BY lower(t.value), t.slug)
       FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
     ${COMPANY_DETAIL} AS detail
-  FROM companies c LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
+  FROM (SELECT * FROM companies WHERE published_at IS NOT NULL) c
+  LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
 
 export const JOB_SELECT = `SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;

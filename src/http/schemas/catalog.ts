@@ -209,11 +209,11 @@ export const StatsSchema = Type.Object({
 });
 
 /** Free-text search: at most 200 characters; blank means no search. */
-export const SearchParam = (over: string) =>
+export const SearchParam = (over: string, example: string) =>
   Type.Optional(
     Type.String({
       maxLength: 200,
       description: `Search over ${over}: a ranked shortlist of at most 100 results (meta.total is its size). Websearch syntax: "quoted phrase", or, -exclude; the last word also matches as a prefix. Blank = no search.`,
-      examples: ['forward deployed'],
+      examples: [example],
     }),
   );

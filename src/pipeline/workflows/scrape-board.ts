@@ -4,6 +4,7 @@ import { type BoardOutcomeKind, recordBoardFailure } from '../store/board-health
 import { deactivateBoard, markBoardScraped, type StoredBoard, upsertBoards } from '../store/boards.js';
 import { settleDuplicates } from '../store/duplicates.js';
 import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
+import { publishCompany } from '../store/publication.js';
 import type { PipelineContext } from './context.js';
 
 /**
@@ -69,9 +70,13 @@ async function storePostings(
     const settled = await settleDuplicates(tx, company.companyId, board.id, now, superseded);
     await markBoardScraped(tx, board.id, postings.length, now, outcome);
     await refreshActiveJobCounts(tx, [company.companyId], now);
-    return { ...c, deactivated: c.deactivated + settled.length };
+    // A stored listing makes the company public with its jobs, in one commit: no job is ever shown without it.
+    const published = await publishCompany(tx, company.companyId, now);
+    return { ...c, deactivated: c.deactivated + settled.length, published };
   });
   await ctx.embed('job', counts.changedIds);
+  // Search embeds active companies only: the enrichment's embedding of an unpublished one was skipped.
+  if (counts.published) await ctx.embed('company', [company.companyId]);
   ctx.onBoardScrape?.(board.provider, outcome);
   return {
     board: labelOf(board),

@@ -18,6 +18,8 @@ export interface ScrapeSummary {
   failed: Array<{ board: string; error: string }>;
   activeJobs?: number;
   nextScrapeAt?: string;
+  /** Whether the company is public after this run (docs/pipeline.md, Publication). */
+  published?: boolean;
 }
 
 /**
@@ -52,7 +54,13 @@ export async function scrapeAllBoards(
         failed.map((f) => `${f.board}: ${f.error}`).join('; '),
     );
   }
-  return { boards, failed, activeJobs: fin.activeJobs, nextScrapeAt: fin.nextScrapeAt };
+  return {
+    boards,
+    failed,
+    activeJobs: fin.activeJobs,
+    nextScrapeAt: fin.nextScrapeAt,
+    published: fin.published,
+  };
 }
 
 export const ScrapePayload = Type.Object({

@@ -4,6 +4,7 @@ import type { Provider } from '../../sources/types.js';
 import { recordBoardFailure } from '../store/board-health.js';
 import { activeBoards, type StoredBoard, upsertBoards } from '../store/boards.js';
 import { readMarkers, setMarker } from '../store/markers.js';
+import { holdUnpublished, isPublished, publishCompany } from '../store/publication.js';
 import { nextScrapeAt, type PipelineContext } from './context.js';
 
 /**
@@ -28,6 +29,8 @@ export interface CompanyRef {
 export async function ensureCompany(ctx: PipelineContext, domain: string, name: string): Promise<CompanyRef> {
   return ctx.db.transaction(async (tx) => {
     const c = await upsertCompanyByDomain(tx, domain, { name, website: `https://${domain}` }, ctx.now());
+    // Public once its onboarding has produced a listing (store/publication.ts).
+    if (c.created) await holdUnpublished(tx, c.id);
     await tx.query(
       'INSERT INTO company_pipeline (company_id) VALUES ($1) ON CONFLICT (company_id) DO NOTHING',
       [c.id],
@@ -147,11 +150,14 @@ export async function finalizeScrapeStep(
   ctx: PipelineContext,
   companyId: string,
   failed: readonly FailedBoard[],
-): Promise<{ activeJobs: number; nextScrapeAt: string }> {
+): Promise<{ activeJobs: number; nextScrapeAt: string; published: boolean }> {
   const complete = failed.length === 0;
   for (const f of failed) ctx.onBoardScrape?.(f.provider, 'error');
-  return ctx.db.transaction(async (tx) => {
+  const out = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
+    // Every board scraped (or none found): the company is listed even with no job. A board stored earlier in the
+    // run has already published it (scrape-board.ts).
+    const publishedNow = complete && (await publishCompany(tx, companyId, now));
     for (const f of failed) await recordBoardFailure(tx, f.id, 'error', f.error, now);
     const next = nextScrapeAt(ctx, now);
     if (complete) {
@@ -166,6 +172,14 @@ export async function finalizeScrapeStep(
       'SELECT count(*)::int AS n FROM jobs WHERE company_id = $1 AND active',
       [companyId],
     );
-    return { activeJobs: rows[0]?.n ?? 0, nextScrapeAt: next.toISOString() };
+    return {
+      publishedNow,
+      activeJobs: rows[0]?.n ?? 0,
+      nextScrapeAt: next.toISOString(),
+      published: await isPublished(tx, companyId),
+    };
   });
+  // Search embeds active companies only: the enrichment's embedding of an unpublished one was skipped.
+  if (out.publishedNow) await ctx.embed('company', [companyId]);
+  return { activeJobs: out.activeJobs, nextScrapeAt: out.nextScrapeAt, published: out.published };
 }

@@ -10,7 +10,7 @@ import type { App } from '../../types.js';
 
 const Query = Type.Object(
   {
-    search: SearchParam('company name, one-liner, description and research summary'),
+    search: SearchParam('company name, one-liner, description and research summary', 'AI safety'),
     ...companyFilterParams(),
     ...PageQuery(50, 100),
   },

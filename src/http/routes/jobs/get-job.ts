@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { SAMPLE_JOB_EXAMPLE_ID } from '../../../catalog/sample.js';
 import type { CatalogService } from '../../../catalog/service.js';
 import { notFound } from '../../../errors.js';
 import { JobDetailSchema } from '../../schemas/catalog.js';
@@ -8,7 +9,8 @@ import type { App } from '../../types.js';
 const Params = Type.Object({
   id: Type.String({
     description: 'Job id (UUID). Anything that is not a known job id, malformed ones included, is 404.',
-    examples: ['3f7c1c52-8a0e-4f57-9d6e-2b1c0e7a4d11'],
+    // A sample posting: answers on any catalog that loaded the sample.
+    examples: [SAMPLE_JOB_EXAMPLE_ID],
   }),
 });
 

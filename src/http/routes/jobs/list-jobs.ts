@@ -10,7 +10,7 @@ import type { App } from '../../types.js';
 export const JobsQuery = Type.Object(
   {
     ...jobFilterParams(),
-    search: SearchParam('job title and company name'),
+    search: SearchParam('job title and company name', 'forward deployed'),
     ...PageQuery(20, 50),
   },
   { additionalProperties: false },
