@@ -58,14 +58,31 @@ export class CatalogService {
     filters: JobFilters,
     search: string | undefined,
     page: Slice,
+    opts: { explain?: boolean } = {},
   ): Promise<Listing<JobListItem>> {
     const { db } = this.opts;
     if (search === undefined) {
       return (await this.opts.jobListing?.list(filters, page)) ?? listJobs(db, filters, page);
     }
-    const ids = await this.opts.search.searchJobs(search, filters, this.opts.shortlist);
+    const port = this.opts.search;
+    const scored =
+      opts.explain && port.explainJobs
+        ? await port.explainJobs(search, filters, this.opts.shortlist)
+        : undefined;
+    const ids = scored?.map((s) => s.id) ?? (await port.searchJobs(search, filters, this.opts.shortlist));
     const pageIds = ids.slice(page.offset, page.offset + page.limit);
-    const items = (await this.opts.jobListing?.itemsByIds(pageIds)) ?? (await jobsByIds(db, pageIds));
+    const rows = (await this.opts.jobListing?.itemsByIds(pageIds)) ?? (await jobsByIds(db, pageIds));
+    const mark = port.highlighter?.(search);
+    const scores = new Map(scored?.map((s) => [s.id, s]));
+    // New objects: the listing's items may be shared by every page that shows them.
+    const items = rows.map((item): JobListItem => {
+      const s = scores.get(item.id);
+      return {
+        ...item,
+        ...(mark && { highlight: mark(item.title, item.company.name) }),
+        ...(s && { explain: { score: s.score, lists: s.parts ?? {} } }),
+      };
+    });
     return { items, total: ids.length };
   }
 

@@ -1,4 +1,5 @@
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
+import type { Scored } from './fusion.js';
 
 /**
  * The search port the catalog calls for `?search=`: ranked ids of active rows, best first, with every filter
@@ -7,4 +8,19 @@ import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 export interface SearchService {
   searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]>;
   searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]>;
+  /** searchJobs with each job's score and each list's part of it. */
+  explainJobs?(query: string, filters: JobFilters, limit: number): Promise<Scored[]>;
+  /** What of a job's title and company name the query matched (call after searchJobs for the same query). */
+  highlighter?(query: string): Highlighter;
 }
+
+/** [start, end) character ranges (UTF-16 code units) of the words a search matched. */
+export type Ranges = [number, number][];
+
+export interface Highlight {
+  title: Ranges;
+  company: Ranges;
+}
+
+/** Marks a job's title and company-name words matched by a query. */
+export type Highlighter = (title: string, company: string) => Highlight;
