@@ -16,6 +16,7 @@ import {
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
+import { allWordsQuery } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 import type { Hit, TopK } from './vector-index.js';
@@ -264,6 +265,14 @@ export class HybridSearch implements SearchService {
       this.mode === 'semantic'
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
+    // Jobs at the places named whose titles hold the rest of the query ("product manager san francisco").
+    if (hybrid && places.length > 0) {
+      const rest = withoutPlaces(plan.text, places);
+      if (rest !== '') {
+        const at = index.jobCodes.at(masks, locations());
+        lists.push({ name: 'place', ids: KeywordIndex.of(index).allWords(allWordsQuery(rest), at, this.n) });
+      }
+    }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
     if (vectors?.rest && intent && atCompany) {
       const words = KeywordIndex.of(index);
@@ -377,6 +386,13 @@ export class HybridSearch implements SearchService {
     );
     return rows.map((r) => r.id);
   }
+}
+
+/** The query without the place terms it names (words and word pairs, lower case). */
+function withoutPlaces(q: string, places: readonly string[]): string {
+  let rest = ` ${q.toLowerCase()} `;
+  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
+  return rest.trim();
 }
 
 /**
