@@ -12,11 +12,11 @@ import {
   jobBoosts,
   keywordLists,
   NAME_SIMILARITY,
+  placeLists,
   planJobQuery,
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
-import { allWordsQuery } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 import type { Hit, TopK } from './vector-index.js';
@@ -265,13 +265,9 @@ export class HybridSearch implements SearchService {
       this.mode === 'semantic'
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
-    // Jobs at the places named whose titles hold the rest of the query ("product manager san francisco").
     if (hybrid && places.length > 0) {
-      const rest = withoutPlaces(plan.text, places);
-      if (rest !== '') {
-        const at = index.jobCodes.at(masks, locations());
-        lists.push({ name: 'place', ids: KeywordIndex.of(index).allWords(allWordsQuery(rest), at, this.n) });
-      }
+      const at = () => index.jobCodes.at(masks, locations());
+      lists.push(...placeLists(KeywordIndex.of(index), plan.text, places, at, this.n));
     }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
     if (vectors?.rest && intent && atCompany) {
@@ -386,13 +382,6 @@ export class HybridSearch implements SearchService {
     );
     return rows.map((r) => r.id);
   }
-}
-
-/** The query without the place terms it names (words and word pairs, lower case). */
-function withoutPlaces(q: string, places: readonly string[]): string {
-  let rest = ` ${q.toLowerCase()} `;
-  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
-  return rest.trim();
 }
 
 /**

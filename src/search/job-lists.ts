@@ -146,3 +146,17 @@ export function jobBoosts(
   }
   return boosts;
 }
+
+/** Jobs at the places named whose titles hold the rest of the query ("product manager san francisco"). */
+export function placeLists(
+  words: KeywordIndex,
+  text: string,
+  places: readonly string[],
+  at: () => RowMasks | null,
+  n: number,
+): RankedList[] {
+  let rest = ` ${text.toLowerCase()} `;
+  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
+  rest = rest.trim();
+  return rest === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
+}
