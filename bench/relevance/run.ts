@@ -1,60 +1,41 @@
-import { readFileSync } from 'node:fs';
-import { upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
-import { setCompanyTags } from '../../src/catalog/tags.js';
-import type { CompanyCategory, RoleCategory } from '../../src/catalog/types.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { HybridSearch, type SearchMode } from '../../src/search/hybrid.js';
 import { createSearchParts } from '../../src/search/service.js';
+import { MiniSearchBaseline } from './baseline.js';
+import { type CatalogFile, judge, load, type Query } from './load.js';
 import { ndcgAt, recallAt, reciprocalRank } from './metrics.js';
+import { realCatalog } from './real-catalog.js';
 
 /**
- * `npm run bench:relevance`: loads the fixed catalog into a fresh embedded database, embeds it with the
- * configured embedder (EMBEDDINGS, default static), runs every judged query through the real SearchService in
- * keyword-only, semantic-only and hybrid modes, and prints nDCG@10, recall@100 and MRR side by side.
- * Relevant (for recall and MRR) means grade >= 2. Exits 1 when hybrid misses its targets: >= 10% nDCG@10 over
- * keyword-only overall, and no loss on the exact-match subset.
+ * `npm run bench:relevance`: for each judged set, loads its catalog into a fresh embedded database, embeds it
+ * with the configured embedder (EMBEDDINGS, default static), runs every judged query through the real
+ * SearchService in keyword-only, semantic-only and hybrid modes and through the MiniSearch baseline
+ * (baseline.ts), and prints nDCG@10, recall@100 and MRR side by side. Relevant (for recall and MRR) means grade
+ * >= 2. The sets: `lexicon` (catalog.json, queries.json: written with our role lexicon) and `real` (real-catalog.ts,
+ * real-queries.json: 2,200 jobs with real titles, queries judged before any ranking was seen). Writes the tables
+ * to bench/results/latest-relevance.md. Exits 1 when hybrid misses a target: on lexicon >= 10% nDCG@10 over
+ * keyword-only and no loss on the exact-match subset; on real nDCG@10 >= 0.85; on both >= 0.10 above MiniSearch.
  */
 
-interface CatalogFile {
-  companies: {
-    name: string;
-    domain: string;
-    oneLiner: string;
-    category: CompanyCategory;
-    industry: string[];
-    jobs: { title: string; role: RoleCategory; location: string; remote: boolean; daysAgo: number }[];
-  }[];
-}
-interface Rule {
-  grade: number;
-  title?: string;
-  company?: string;
-  role?: string;
-  location?: string;
-}
-interface Query {
-  query: string;
-  kind: string;
-  target: 'jobs' | 'companies';
-  judgments: Rule[];
-}
-interface Row {
-  id: string;
-  title: string;
-  company: string;
-  role: string;
-  location: string;
-}
-
+type Scores = { ndcg: number; recall: number; rr: number };
+type Ranker = 'minisearch' | SearchMode;
 const EXACT_KINDS = new Set(['exact_title', 'company']);
 const MODES: SearchMode[] = ['keyword', 'semantic', 'hybrid'];
+const RANKERS: Ranker[] = ['minisearch', ...MODES];
 const here = (f: string) => new URL(f, import.meta.url);
+const readJson = <T>(f: string) => JSON.parse(readFileSync(here(f), 'utf8')) as T;
 
-async function main(): Promise<void> {
-  const catalog = JSON.parse(readFileSync(here('./catalog.json'), 'utf8')) as CatalogFile;
-  const { queries } = JSON.parse(readFileSync(here('./queries.json'), 'utf8')) as { queries: Query[] };
+interface SetResult {
+  name: string;
+  queries: Query[];
+  results: Map<Ranker, Scores[]>;
+  info: string;
+}
+
+async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Promise<SetResult> {
   const config = parseConfig(process.env);
   const now = Date.UTC(2026, 10, 22, 12);
   const db = await PgliteDb.open(undefined);
@@ -65,22 +46,19 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await parts.indexer.catchUp();
     const embedMs = performance.now() - t0;
-    const services = new Map(
-      MODES.map((mode) => [
-        mode,
-        new HybridSearch({ db, index: parts.index, embedder: parts.embedder, mode }),
-      ]),
-    );
-    // results[mode][queryIndex] = { ndcg, recall, rr }
-    const results = new Map<SearchMode, { ndcg: number; recall: number; rr: number }[]>();
-    for (const mode of MODES) {
-      const service = services.get(mode)!;
-      const scores: { ndcg: number; recall: number; rr: number }[] = [];
+    const baseline = new MiniSearchBaseline(jobs, companies);
+    const results = new Map<Ranker, Scores[]>();
+    for (const ranker of RANKERS) {
+      const service =
+        ranker === 'minisearch'
+          ? undefined
+          : new HybridSearch({ db, index: parts.index, embedder: parts.embedder, mode: ranker });
+      const scores: Scores[] = [];
       for (const q of queries) {
-        const rows = q.target === 'jobs' ? jobs : companies;
-        const grades = judge(q, rows);
-        const ranked =
-          q.target === 'jobs'
+        const grades = judge(q, q.target === 'jobs' ? jobs : companies);
+        const ranked = !service
+          ? baseline.search(q.query, q.target, 100)
+          : q.target === 'jobs'
             ? await service.searchJobs(q.query, {}, 100)
             : await service.searchCompanies(q.query, {}, 100);
         scores.push({
@@ -89,132 +67,106 @@ async function main(): Promise<void> {
           rr: reciprocalRank(ranked, grades, 2),
         });
       }
-      results.set(mode, scores);
+      results.set(ranker, scores);
     }
-    report(queries, results, { embedder: parts.embedder.id, rows: jobs.length + companies.length, embedMs });
     await parts.stop();
+    const rows = jobs.length + companies.length;
+    const info = `embedder ${parts.embedder.id}; ${rows} rows embedded in ${embedMs.toFixed(0)} ms; ${queries.length} queries`;
+    return { name, queries, results, info };
   } finally {
     await db.close();
   }
 }
 
-async function load(
-  db: PgliteDb,
-  catalog: CatalogFile,
-  now: number,
-): Promise<{ jobs: Row[]; companies: Row[] }> {
-  const jobs: Row[] = [];
-  const companies: Row[] = [];
-  await db.transaction(async (tx) => {
-    for (const c of catalog.companies) {
-      const { id } = await upsertCompanyByDomain(
-        tx,
-        c.domain,
-        { name: c.name, oneLiner: c.oneLiner, category: c.category },
-        now,
-      );
-      await setCompanyTags(
-        tx,
-        id,
-        c.industry.map((value) => ({ dimension: 'industry' as const, value })),
-        now,
-      );
-      companies.push({ id, title: c.name, company: c.name, role: '', location: '' });
-      for (const [i, j] of c.jobs.entries()) {
-        const [row] = await tx.query<{ id: string }>(
-          `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, role_category, url, posted_at)
-           VALUES ($1, $2, 'bench', $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-          [
-            id,
-            c.name,
-            `${c.domain}-${i}`,
-            j.title,
-            j.location,
-            j.remote,
-            j.role,
-            `https://${c.domain}/careers#${i}`,
-            new Date(now - j.daysAgo * 86_400_000 - i * 60_000),
-          ],
-        );
-        jobs.push({ id: row!.id, title: j.title, company: c.name, role: j.role, location: j.location });
-      }
-    }
-  });
-  return { jobs, companies };
-}
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const ndcgOf = (r: SetResult, ranker: Ranker, pick: (q: Query) => boolean = () => true) =>
+  mean(
+    r.results
+      .get(ranker)!
+      .filter((_, i) => pick(r.queries[i]!))
+      .map((s) => s.ndcg),
+  );
 
-function judge(q: Query, rows: Row[]): Map<string, number> {
-  const grades = new Map<string, number>();
-  for (const row of rows) {
-    let grade = 0;
-    for (const r of q.judgments) {
-      const ok =
-        (r.title === undefined || new RegExp(r.title, 'i').test(row.title)) &&
-        (r.company === undefined || new RegExp(r.company, 'i').test(row.company)) &&
-        (r.role === undefined || r.role === row.role) &&
-        (r.location === undefined || row.location.toLowerCase().includes(r.location.toLowerCase()));
-      if (ok) grade = Math.max(grade, r.grade);
-    }
-    if (grade > 0) grades.set(row.id, grade);
-  }
-  return grades;
-}
-
-function report(
-  queries: Query[],
-  results: Map<SearchMode, { ndcg: number; recall: number; rr: number }[]>,
-  info: { embedder: string; rows: number; embedMs: number },
-): void {
-  const out = (s: string) => process.stdout.write(`${s}\n`);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+function table(r: SetResult): string[] {
+  const lines = [
+    `### ${r.name}`,
+    '',
+    r.info,
+    '',
+    `| subset | n | ${RANKERS.map((m) => `${m} nDCG@10 / R@100 / MRR`).join(' | ')} |`,
+    `|---|---:|${RANKERS.map(() => '---').join('|')}|`,
+  ];
   const subsets: [string, (q: Query) => boolean][] = [
     ['all', () => true],
     ['exact-match', (q) => EXACT_KINDS.has(q.kind)],
-    ...[...new Set(queries.map((q) => q.kind))].map((k): [string, (q: Query) => boolean] => [
+    ...[...new Set(r.queries.map((q) => q.kind))].map((k): [string, (q: Query) => boolean] => [
       k,
       (q) => q.kind === k,
     ]),
   ];
-  out(
-    `embedder ${info.embedder}; ${info.rows} rows embedded in ${info.embedMs.toFixed(0)} ms; ${queries.length} queries`,
-  );
-  out('');
-  out(
-    `${'subset'.padEnd(16)}${'n'.padStart(4)}  ${MODES.map((m) => `${m} nDCG@10 / R@100 / MRR`.padEnd(31)).join('')}`,
-  );
   for (const [name, pick] of subsets) {
-    const idx = queries.map((q, i) => (pick(q) ? i : -1)).filter((i) => i >= 0);
-    const cells = MODES.map((m) => {
-      const s = idx.map((i) => results.get(m)![i]!);
-      return `${mean(s.map((x) => x.ndcg)).toFixed(3)} / ${mean(s.map((x) => x.recall)).toFixed(3)} / ${mean(s.map((x) => x.rr)).toFixed(3)}`.padEnd(
-        31,
-      );
+    const idx = r.queries.map((q, i) => (pick(q) ? i : -1)).filter((i) => i >= 0);
+    if (idx.length === 0) continue;
+    const cells = RANKERS.map((m) => {
+      const s = idx.map((i) => r.results.get(m)![i]!);
+      const f = (xs: number[]) => mean(xs).toFixed(3);
+      return `${f(s.map((x) => x.ndcg))} / ${f(s.map((x) => x.recall))} / ${f(s.map((x) => x.rr))}`;
     });
-    out(`${name.padEnd(16)}${String(idx.length).padStart(4)}  ${cells.join('')}`);
+    lines.push(`| ${name} | ${idx.length} | ${cells.join(' | ')} |`);
   }
-  const kw = mean(results.get('keyword')!.map((x) => x.ndcg));
-  const hy = mean(results.get('hybrid')!.map((x) => x.ndcg));
-  const exactIdx = queries.map((q, i) => (EXACT_KINDS.has(q.kind) ? i : -1)).filter((i) => i >= 0);
-  const exactKw = mean(exactIdx.map((i) => results.get('keyword')![i]!.ndcg));
-  const exactHy = mean(exactIdx.map((i) => results.get('hybrid')![i]!.ndcg));
-  const losses = exactIdx.filter(
-    (i) => results.get('hybrid')![i]!.ndcg < results.get('keyword')![i]!.ndcg - 1e-9,
+  return lines;
+}
+
+/** The targets; each failed one is a line of the report and makes the run exit 1. */
+function verdicts(lexicon: SetResult, real: SetResult): string[] {
+  const out: string[] = [];
+  const check = (ok: boolean, what: string) => out.push(`${ok ? 'met' : 'MISSED'}: ${what}`);
+  const kw = ndcgOf(lexicon, 'keyword');
+  const hy = ndcgOf(lexicon, 'hybrid');
+  check(
+    hy / kw - 1 >= 0.1,
+    `lexicon hybrid vs keyword nDCG@10 ${((hy / kw - 1) * 100).toFixed(1)}% (>= 10%)`,
   );
-  out('');
-  out(`hybrid vs keyword nDCG@10: ${((hy / kw - 1) * 100).toFixed(1)}% (target >= 10%)`);
-  out(
-    `exact-match subset: keyword ${exactKw.toFixed(3)}, hybrid ${exactHy.toFixed(3)}; queries where hybrid loses: ${losses.length ? losses.map((i) => JSON.stringify(queries[i]!.query)).join(', ') : 'none'}`,
+  const exact = (q: Query) => EXACT_KINDS.has(q.kind);
+  const losses = lexicon.queries.filter(
+    (q, i) =>
+      exact(q) && lexicon.results.get('hybrid')![i]!.ndcg < lexicon.results.get('keyword')![i]!.ndcg - 1e-9,
   );
-  const verbose = process.argv.includes('--verbose');
-  if (verbose) {
-    out('');
-    for (const [i, q] of queries.entries()) {
-      out(
-        `${q.kind.padEnd(14)} ${JSON.stringify(q.query).padEnd(46)} ${MODES.map((m) => results.get(m)![i]!.ndcg.toFixed(2)).join('  ')}`,
-      );
+  check(losses.length === 0, `lexicon exact-match queries where hybrid loses to keyword: ${losses.length}`);
+  check(ndcgOf(real, 'hybrid') >= 0.85, `real hybrid nDCG@10 ${ndcgOf(real, 'hybrid').toFixed(3)} (>= 0.85)`);
+  for (const r of [lexicon, real]) {
+    const gap = ndcgOf(r, 'hybrid') - ndcgOf(r, 'minisearch');
+    check(gap >= 0.1, `${r.name} hybrid - MiniSearch nDCG@10 ${gap.toFixed(3)} (>= 0.10)`);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const lexicon = await runSet(
+    'lexicon',
+    readJson<CatalogFile>('./catalog.json'),
+    readJson<{ queries: Query[] }>('./queries.json').queries,
+  );
+  const real = await runSet(
+    'real',
+    realCatalog(),
+    readJson<{ queries: Query[] }>('./real-queries.json').queries,
+  );
+  const lines = [...table(lexicon), '', ...table(real), '', ...verdicts(lexicon, real)];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (process.argv.includes('--verbose')) {
+    for (const r of [lexicon, real]) {
+      for (const [i, q] of r.queries.entries()) {
+        const cells = RANKERS.map((m) => r.results.get(m)![i]!.ndcg.toFixed(2)).join('  ');
+        process.stdout.write(
+          `${r.name.padEnd(8)} ${q.kind.padEnd(14)} ${JSON.stringify(q.query).padEnd(44)} ${cells}\n`,
+        );
+      }
     }
   }
-  if (hy / kw - 1 < 0.1 || exactHy < exactKw) process.exitCode = 1;
+  const doc = `# Relevance (npm run bench:relevance)\n\nnDCG@10 / recall@100 / MRR per ranker; relevant = grade >= 2.\n\n${lines.join('\n')}\n`;
+  writeFileSync(here('../results/latest-relevance.md'), doc);
+  if (lines.some((l) => l.startsWith('MISSED'))) process.exitCode = 1;
 }
 
 await main();

@@ -8,4 +8,26 @@ import type { CompanyFilters, JobFilters } from './types.js';
 export interface CatalogSearch {
   searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]>;
   searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]>;
+  /** searchJobs with each job's score and each list's part of it. */
+  explainJobs?(query: string, filters: JobFilters, limit: number): Promise<ScoredJob[]>;
+  /** What of a job's title and company name the query matched (call after searchJobs for the same query). */
+  highlighter?(query: string): Highlighter;
 }
+
+/** A ranked id with its fused score and, by list name (keyword, semantic, company, place, boost), its parts. */
+export interface ScoredJob {
+  id: string;
+  score: number;
+  parts?: Record<string, number>;
+}
+
+/** [start, end) character ranges (UTF-16 code units) of the words a search matched. */
+export type Ranges = [number, number][];
+
+export interface Highlight {
+  title: Ranges;
+  company: Ranges;
+}
+
+/** Marks a job's title and company-name words matched by a query. */
+export type Highlighter = (title: string, company: string) => Highlight;

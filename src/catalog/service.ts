@@ -35,10 +35,27 @@ export class CatalogService {
     filters: JobFilters,
     search: string | undefined,
     page: Slice,
+    opts: { explain?: boolean } = {},
   ): Promise<Listing<JobListItem>> {
     if (search === undefined) return this.opts.read.listJobs(filters, page);
-    const ids = await this.opts.search.searchJobs(search, filters, this.opts.shortlist);
-    const items = await this.opts.read.jobItemsByIds(ids.slice(page.offset, page.offset + page.limit));
+    const port = this.opts.search;
+    const scored =
+      opts.explain && port.explainJobs
+        ? await port.explainJobs(search, filters, this.opts.shortlist)
+        : undefined;
+    const ids = scored?.map((s) => s.id) ?? (await port.searchJobs(search, filters, this.opts.shortlist));
+    const rows = await this.opts.read.jobItemsByIds(ids.slice(page.offset, page.offset + page.limit));
+    const mark = port.highlighter?.(search);
+    const scores = new Map(scored?.map((s) => [s.id, s]));
+    // New objects: the read model's items may be shared by every page that shows them.
+    const items = rows.map((item): JobListItem => {
+      const s = scores.get(item.id);
+      return {
+        ...item,
+        ...(mark && { highlight: mark(item.title, item.company.name) }),
+        ...(s && { explain: { score: s.score, lists: s.parts ?? {} } }),
+      };
+    });
     return { items, total: ids.length };
   }
 

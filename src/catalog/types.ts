@@ -43,6 +43,10 @@ export interface JobListItem {
   active?: boolean;
   /** Delta sync only: when the item last changed (ISO 8601 UTC, milliseconds); the paging cursor. */
   updatedAt?: string;
+  /** Search only: [start, end) character ranges of the matched words in the title and the company name. */
+  highlight?: { title: [number, number][]; company: [number, number][] };
+  /** Search with explain: the fused score and what each ranked list (and boost) contributed to it. */
+  explain?: { score: number; lists: Record<string, number> };
 }
 
 /** GET /jobs/:id: the list fields plus the full posting and the company's details. */

@@ -13,6 +13,8 @@ export interface TierPolicy {
   maxPageSize: Record<PagedResource, number>;
   /** Rows reachable by paging: an offset at or past this is RESULT_WINDOW_EXCEEDED. */
   resultWindow: number;
+  /** May ask a search to explain its scores (GET /jobs explain=true). */
+  explain: boolean;
 }
 
 export type TierTable = Record<Tier, TierPolicy>;
@@ -33,6 +35,7 @@ export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
       limitDescription: `anonymous limit of ${rateLimit.anonymous} requests ${per} per IP`,
       maxPageSize: { jobs: 20, companies: 20, default: 20 },
       resultWindow: 100,
+      explain: false,
     },
     token: {
       tier: 'token',
@@ -41,6 +44,7 @@ export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
       limitDescription: `token limit of ${rateLimit.token} requests ${per} per token`,
       maxPageSize: { jobs: 50, companies: 100, default: 100 },
       resultWindow: 1000,
+      explain: true,
     },
   };
 }

@@ -5,10 +5,19 @@ import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { rawTokens } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
-import { DEFAULT_RRF_K, fuseRankings, type RankedList } from './fusion.js';
+import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
+import { type Highlighter, highlighter } from './highlight.js';
+import {
+  companyMasks,
+  type JobQueryPlan,
+  jobBoosts,
+  keywordLists,
+  NAME_SIMILARITY,
+  placeLists,
+  planJobQuery,
+} from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
-import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 
@@ -52,8 +61,6 @@ export interface HybridSearchOptions {
   scanThread?: boolean;
 }
 
-/** pg_trgm word_similarity above which a company name counts as a (misspelled) match. */
-const NAME_SIMILARITY = 0.5;
 /** Weight of the any-word keyword list: recall for long queries, below the all-words list. */
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
@@ -104,9 +111,8 @@ export class HybridSearch implements SearchService {
   async searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]> {
     const q = query.trim();
     if (q === '') return [];
-    if (this.mode !== 'semantic' && usesOperators(q)) {
-      return this.admit(() => this.sql.searchJobs(q, filters, limit));
-    }
+    if (this.mode !== 'semantic' && usesOperators(q))
+      return this.admit(() => this.operatorJobs(q, filters, limit));
     // Once per search: the in-process index catches up with committed writes before it is read.
     await this.stage('refresh', () => this.opts.index.refresh());
     const index = this.opts.index;
@@ -123,10 +129,19 @@ export class HybridSearch implements SearchService {
       // Waiting for admission may have let the index move on: rank what it holds now.
       const at = index.generation;
       const failures = this.semanticFailures;
-      const ids = await this.rankJobs(q, filters, limit);
+      const ids = (await this.rankJobs(q, filters, limit)).map((e) => e.id);
       if (index.generation === at && this.semanticFailures === failures) this.keep(key, at, ids);
       return ids;
     });
+  }
+
+  /**
+   * A websearch-syntax query from PostgreSQL, its misspelled words corrected from the index vocabulary first
+   * (a misspelled word matches nothing there, so the corrected query loses no exact match).
+   */
+  private async operatorJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {
+    await this.opts.index.refresh();
+    return this.sql.searchJobs(KeywordIndex.of(this.opts.index).corrected(q).text, filters, limit);
   }
 
   /** Keeps a shortlist computed at `generation` (the oldest goes when the cache is full). */
@@ -155,14 +170,49 @@ export class HybridSearch implements SearchService {
     return ids;
   }
 
-  private async rankJobs(q: string, filters: JobFilters, limit: number): Promise<string[]> {
+  /** Marks what the query matched in a job's title and company name (its corrections included). */
+  highlighter(query: string): Highlighter {
+    const q = query.trim();
+    const corrected = this.mode === 'semantic' ? q : KeywordIndex.of(this.opts.index).corrected(q).text;
+    return highlighter(q, corrected);
+  }
+
+  /**
+   * The shortlist with each job's fused score and what each list contributed (`parts`): ranked anew, never
+   * from the shortlist cache, for callers who ask why a job ranks where it does.
+   */
+  async explainJobs(query: string, filters: JobFilters, limit: number): Promise<Scored[]> {
+    const q = query.trim();
+    if (q === '') return [];
+    if (this.mode !== 'semantic' && usesOperators(q)) {
+      const ids = await this.admit(() => this.operatorJobs(q, filters, limit));
+      return ids.map((id, i) => ({
+        id,
+        score: 1 / (this.k + i + 1),
+        parts: { keyword: 1 / (this.k + i + 1) },
+      }));
+    }
+    await this.opts.index.refresh();
+    return this.admit(() => this.rankJobs(q, filters, limit, true));
+  }
+
+  private async rankJobs(q: string, filters: JobFilters, limit: number, explain = false): Promise<Scored[]> {
     const index = this.opts.index;
-    const vector = this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(q)) : undefined;
+    const plan =
+      this.mode === 'semantic'
+        ? { query: q, text: q, corrections: [], named: [] }
+        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid');
+    const vector =
+      this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(plan.text)) : undefined;
+    // A company + role query also ranks the company's jobs by what it asks of it ("solutions").
+    const rest = plan.intent && vector ? await this.queryVector(plan.intent.text) : undefined;
+    const vectors = vector && { query: vector, ...(rest && { rest }) };
     const generation = index.generation;
-    const ranked = await this.rankNow(q, filters, limit, vector, this.opts.scanThread !== false);
+    const offload = this.opts.scanThread !== false;
+    const ranked = await this.rankNow(plan, filters, { limit, explain }, vectors, offload);
     if (index.generation === generation) return ranked;
     // The index moved on while the scan ran on the scan thread: rank again, in one synchronous stretch.
-    return this.rankNow(q, filters, limit, vector, false);
+    return this.rankNow(plan, filters, { limit, explain }, vectors, false);
   }
 
   /**
@@ -171,23 +221,28 @@ export class HybridSearch implements SearchService {
    * has one) while the keyword lists are ranked here; the caller checks that the index stayed put meanwhile.
    */
   private rankNow(
-    q: string,
+    plan: JobQueryPlan,
     filters: JobFilters,
-    limit: number,
-    vector: Float32Array | undefined,
+    out: { limit: number; explain: boolean },
+    vectors: { query: Float32Array; rest?: Float32Array } | undefined,
     offload: boolean,
-  ): string[] | Promise<string[]> {
+  ): Scored[] | Promise<Scored[]> {
+    const vector = vectors?.query;
     const index = this.opts.index;
+    const hybrid = this.mode === 'hybrid';
     const masks = index.jobMasks(filters);
-    const places = this.mode === 'hybrid' ? index.placesMatching(this.understanding.locationTerms(q)) : [];
+    const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
     // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
     // test per place.
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
     const atPlace = (a: JobAttrs) => locations().has(a.location);
+    const intent = plan.intent;
+    const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
     const wanted: TopK<JobAttrs>[] = vector
       ? [{ k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity }]
       : [];
+    const semantic = ['semantic'];
     // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second list
     // filled by the same scan, from the rows at those places.
     if (vector && places.length > 0) {
@@ -198,47 +253,47 @@ export class HybridSearch implements SearchService {
         within: () => index.jobsAtLocations(placeMasks),
         minScore: -1,
       });
+      semantic.push('place');
     }
     // Boxed so the stage times the posting, not the scan (stage() waits for a promise it is given).
     const scan =
       vector && offload
         ? this.stage('scan.post', () => ({ hits: index.jobs.searchEachOffloaded(vector, wanted) })).hits
         : undefined;
-    const lists: RankedList[] = [];
-    if (this.mode !== 'semantic') {
-      const words = KeywordIndex.of(index);
-      lists.push({ ids: this.stage('kw.all', () => words.allWords(allWordsQuery(q), masks, this.n)) });
-      if (this.mode === 'hybrid') {
-        if (rawTokens(q).length > 1)
-          lists.push({
-            ids: this.stage('kw.any', () => words.anyWords(distinctLexemes(q), masks, this.n)),
-            weight: ANY_WORD_WEIGHT,
-          });
-        // Jobs at the companies named, even misspelled ("antropic"): the 5 best-matching active companies.
-        const named = this.stage('kw.names', () =>
-          words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5),
-        );
-        if (named.length > 0) lists.push({ ids: words.jobsOfCompanies(named, masks, this.n) });
-      }
+    const stage = this.stage.bind(this) as <T>(name: string, run: () => T) => T;
+    const { lists, matched } =
+      this.mode === 'semantic'
+        ? { lists: [], matched: new Set<string>() }
+        : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
+    if (hybrid && places.length > 0) {
+      const at = () => index.jobCodes.at(masks, locations());
+      lists.push(...placeLists(KeywordIndex.of(index), plan.text, places, at, this.n));
     }
-    const fuse = (found: Hit[][]): string[] => {
-      for (const hits of found) lists.push({ ids: hits.map((h) => h.id) });
-      const boosts = new Map<string, number>();
-      const roles = this.mode === 'hybrid' ? new Set<string>(this.understanding.roles(q)) : new Set<string>();
-      if (roles.size > 0 || places.length > 0) {
-        // Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches.
-        const boost = 0.5 / (this.k + 1);
-        for (const list of lists) {
-          for (const id of list.ids) {
-            const attrs = index.jobs.attributes(id);
-            if (!attrs) continue;
-            const score =
-              (roles.has(attrs.role) ? boost : 0) + (places.length > 0 && atPlace(attrs) ? boost : 0);
-            if (score > 0) boosts.set(id, score);
-          }
-        }
-      }
-      return this.stage('fuse', () => fuseRankings(lists, { k: this.k, boosts, limit }));
+    // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
+    if (vectors?.rest && intent && atCompany) {
+      const words = KeywordIndex.of(index);
+      const slots = () => words.jobIdsOf(intent.companyId).map((id) => index.jobs.slotOf(id) ?? -1);
+      const [hits] = index.jobs.searchEach(vectors.rest, [
+        { k: this.n, admit: index.jobRows(atCompany), within: slots, minScore: -1 },
+      ]);
+      lists.push({ name: 'company', ids: hits!.map((h) => h.id) });
+    }
+    const fuse = (found: Hit[][]): Scored[] => {
+      for (const [i, hits] of found.entries()) lists.push({ name: semantic[i]!, ids: hits.map((h) => h.id) });
+      const roles = new Set<string>(hybrid ? this.understanding.roles(plan.text) : []);
+      const boosts = jobBoosts(lists, this.k, (id) => index.jobs.attributes(id), {
+        roles,
+        ...(places.length > 0 && { atPlace }),
+        ...(intent &&
+          atCompany && {
+            intent: {
+              companyId: intent.companyId,
+              roles: new Set<string>(this.understanding.roles(intent.text)),
+              matched,
+            },
+          }),
+      });
+      return this.stage('fuse', () => fuseScored(lists, { k: this.k, boosts, ...out }));
     };
     if (!vector) return fuse([]);
     if (scan) return this.stage('scan.wait', () => scan).then(fuse);

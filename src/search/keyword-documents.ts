@@ -1,7 +1,8 @@
 import type { CompanyAttrs, JobAttrs } from '../catalog/replica/catalog-index.js';
 import { JobCodes, JobColumns } from '../catalog/replica/job-columns.js';
-import { lexemes } from './lexemes.js';
+import { lexemes, wordsOf } from './lexemes.js';
 import { PostingList, resized } from './posting-list.js';
+import { Spelling } from './spelling.js';
 import { NameMatcher } from './trigram.js';
 import { type RankDoc, rankOr } from './ts-rank.js';
 
@@ -64,6 +65,8 @@ export class KeywordDocuments {
   protected readonly companyJobs = new Map<string, Set<number>>();
   private readonly companyNames = new Map<string, string>();
   protected readonly names = new NameMatcher();
+  /** Every title and company-name word held so far, for typo corrections of query words. */
+  protected readonly spelling = new Spelling();
   protected readonly byLowerName = new Map<string, Set<string>>();
   protected readonly bySlug = new Map<string, string>();
   /** Location, role, company and remote codes by slot, for filters given as masks. */
@@ -98,7 +101,10 @@ export class KeywordDocuments {
   private indexJob(id: string, attrs: JobAttrs): void {
     this.removeJob(id);
     const title = lexemes(attrs.title);
-    const company = lexemes(this.companyNames.get(attrs.companyId) ?? '');
+    const companyName = this.companyNames.get(attrs.companyId) ?? '';
+    const company = lexemes(companyName);
+    for (const w of wordsOf(attrs.title)) this.spelling.add(w.word, w.lexeme, true);
+    for (const w of wordsOf(companyName)) this.spelling.add(w.word, w.lexeme, false);
     // tsvector concatenation: the company name's positions follow the title's last lexeme.
     const offset = title.at(-1)?.pos ?? 0;
     const all = [...title, ...company.map((l) => ({ lexeme: l.lexeme, pos: l.pos + offset }))];
@@ -293,6 +299,7 @@ export class KeywordDocuments {
     this.companyJobs.clear();
     this.companyNames.clear();
     this.names.clear();
+    this.spelling.clear();
     this.byLowerName.clear();
     this.bySlug.clear();
   }

@@ -2,9 +2,11 @@ import type { CatalogIndex, CompanyAttrs } from '../catalog/replica/catalog-inde
 import type { JobRowFilter } from '../catalog/replica/job-columns.js';
 import { TopSlots } from '../catalog/replica/top-slots.js';
 import { slugify } from '../catalog/tags.js';
+import type { IntentLookup } from './company-intent.js';
 import { KeywordDocuments } from './keyword-documents.js';
-import type { AllWordsQuery } from './lexemes.js';
+import { type AllWordsQuery, wordsOf } from './lexemes.js';
 import type { PostingList } from './posting-list.js';
+import type { Correction } from './spelling.js';
 import type { NameMatch } from './trigram.js';
 import { type RankTerm, tsRank } from './ts-rank.js';
 
@@ -218,6 +220,48 @@ export class KeywordIndex extends KeywordDocuments {
       const a = this.companies.attributes(id);
       return a !== undefined && accept(a);
     });
+  }
+
+  /**
+   * The query with each misspelled word replaced by its correction from the vocabulary (spelling.ts), and the
+   * corrections made; the text unchanged when it needs none. The last word is known when it is a prefix of a
+   * known lexeme (the keyword list matches it as one).
+   */
+  corrected(q: string): { text: string; corrections: Correction[] } {
+    const words = wordsOf(q);
+    const corrections: Correction[] = [];
+    let text = '';
+    let at = 0;
+    const frequency = (lexeme: string) => this.postings.get(lexeme)?.live ?? 0;
+    for (const [i, w] of words.entries()) {
+      const last = i === words.length - 1 && /[\p{L}\p{N}]$/u.test(q);
+      const own = last
+        ? this.expand(w.lexeme).reduce((sum, l) => sum + frequency(l), 0)
+        : frequency(w.lexeme);
+      const c = this.spelling.correct(w.word, w.lexeme, own, frequency);
+      if (!c) continue;
+      corrections.push(c);
+      text += q.slice(at, w.start) + c.to;
+      at = w.end;
+    }
+    return { text: corrections.length > 0 ? text + q.slice(at) : q, corrections };
+  }
+
+  /** Ids of the company's jobs in the index. */
+  jobIdsOf(companyId: string): string[] {
+    return [...(this.companyJobs.get(companyId) ?? [])].map((slot) => this.idOf[slot]!);
+  }
+
+  /** What company-intent.ts reads of the index. */
+  intentLookup(): IntentLookup {
+    return {
+      name: (id) => {
+        const a = this.companies.attributes(id);
+        return a?.active ? a.name : undefined;
+      },
+      frequency: (lexeme) => this.postings.get(lexeme)?.live ?? 0,
+      jobCount: (id) => this.companyJobs.get(id)?.size ?? 0,
+    };
   }
 
   /** Sizes the per-slot scratch arrays and starts a new stamp (a slot is visited when its stamp is current). */

@@ -43,6 +43,26 @@ export function lexemes(text: string): Lexeme[] {
   return out;
 }
 
+export interface TextWord {
+  /** The word, lower-cased. */
+  word: string;
+  /** Its lexeme ('' for a stop word). */
+  lexeme: string;
+  /** Where it stands in the text: [start, end) in UTF-16 code units. */
+  start: number;
+  end: number;
+}
+
+/** Each word of a text with its lexeme and its place in the text. */
+export function wordsOf(text: string): TextWord[] {
+  const out: TextWord[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0].toLowerCase();
+    out.push({ word, lexeme: lexemeOf(word), start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
 /** The distinct lexemes of a text, in order of first occurrence. */
 export function distinctLexemes(text: string): string[] {
   return [...new Set(lexemes(text).map((l) => l.lexeme))];

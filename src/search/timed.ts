@@ -17,5 +17,10 @@ export function timedSearch(inner: SearchService, metrics: Metrics, retriever: s
       time('jobs', () => inner.searchJobs(q, f, limit)),
     searchCompanies: (q: string, f: CompanyFilters, limit: number) =>
       time('companies', () => inner.searchCompanies(q, f, limit)),
+    ...(inner.explainJobs && {
+      explainJobs: (q: string, f: JobFilters, limit: number) =>
+        time('jobs', () => inner.explainJobs!(q, f, limit)),
+    }),
+    ...(inner.highlighter && { highlighter: inner.highlighter.bind(inner) }),
   };
 }

@@ -5,3 +5,5 @@ import type { CatalogSearch } from '../catalog/search-port.js';
  * service implements. The catalog declares it, so the dependency points from search to the catalog.
  */
 export type SearchService = CatalogSearch;
+
+export type { Highlight, Highlighter, Ranges } from '../catalog/search-port.js';

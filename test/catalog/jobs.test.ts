@@ -561,6 +561,7 @@ describe('HTTP behaviour of catalog reads', () => {
         'client_facing',
         'company',
         'department',
+        'explain',
         'limit',
         'location',
         'page',

@@ -80,7 +80,7 @@ async function openJobs(child: Child, titles: string[]): Promise<void> {
   });
   expect(res.status).toBe(202);
   const id = (res.json.data as unknown as { workflowId: string }).workflowId;
-  const view = await h.until(child, id, (v) => v.status !== 'enqueued' && v.status !== 'running', 120_000);
+  const view = await h.until(child, id, (v) => v.status !== 'enqueued' && v.status !== 'running');
   expect(view.status).toBe('succeeded');
 }
 
@@ -121,9 +121,7 @@ describe('a worker killed during a webhook delivery', () => {
     let child = await h.start(env);
     const first = await h.call(child, 'POST', '/api/v1/onboard', { name: 'Acme', domain: 'acme.com' });
     const firstId = (first.json.data as unknown as { workflowId: string }).workflowId;
-    expect((await h.until(child, firstId, (v) => v.status === 'succeeded', 120_000)).status).toBe(
-      'succeeded',
-    );
+    expect((await h.until(child, firstId, (v) => v.status === 'succeeded')).status).toBe('succeeded');
     const created = await h.call(child, 'POST', '/api/v1/watches', {
       filters: { client_facing: true },
       url: `${HOOK}/jobs`,

@@ -22,6 +22,12 @@ const Id = (description: string) =>
 
 export { CompanyCategorySchema, optionalText, RoleCategorySchema, slugListParam, slugParam };
 
+const Ranges = (where: string) =>
+  Type.Array(Type.Array(Type.Integer({ minimum: 0 }), { minItems: 2, maxItems: 2 }), {
+    description: `[start, end) character offsets (UTF-16 code units) of matched words ${where}`,
+    examples: [[[0, 9]]],
+  });
+
 export const JobListItemSchema = Type.Object(
   {
     id: Id('Job id'),
@@ -45,6 +51,30 @@ export const JobListItemSchema = Type.Object(
     ),
     updatedAt: Type.Optional(
       Timestamp('Only with updated_since: when the item last changed; with id, the cursor of the next page'),
+    ),
+    highlight: Type.Optional(
+      Type.Object(
+        { title: Ranges('in the title'), company: Ranges('in company.name') },
+        {
+          description:
+            'Only with search: the words the query matched (as typed, as corrected for typos, or the last word as a prefix)',
+        },
+      ),
+    ),
+    explain: Type.Optional(
+      Type.Object(
+        {
+          score: Type.Number({ description: 'The fused relevance score; the shortlist is ordered by it' }),
+          lists: Type.Record(Type.String(), Type.Number(), {
+            description:
+              'What each ranked list contributed: keyword (title and company words, typo corrections), semantic ' +
+              '(meaning), company (the company named), place (the place named), boost (role, place and ' +
+              'company + role hints)',
+            examples: [{ keyword: 0.0279, semantic: 0.0164, boost: 0.0082 }],
+          }),
+        },
+        { description: 'Only with search and explain=true (token callers): why the job ranks where it does' },
+      ),
     ),
   },
   { description: 'A job in a list' },
@@ -87,7 +117,7 @@ const JobLocationSchema = Type.Object(
 
 export const JobDetailSchema = Type.Object(
   {
-    ...JobListItemSchema.properties,
+    ...Type.Omit(JobListItemSchema, ['highlight', 'explain']).properties,
     description: Type.String({ description: 'Full text of the posting' }),
     department: Nullable(Type.String({ description: 'Department or team, when the posting names one' })),
     salary: Nullable(SalarySchema),

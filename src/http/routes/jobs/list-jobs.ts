@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { jobFilterParams, parseJobFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
+import { badRequest } from '../../../errors.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
 import { JobListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
@@ -12,6 +13,19 @@ export const JobsQuery = Type.Object(
     ...jobFilterParams(),
     search: SearchParam('job title and company name', 'forward deployed'),
     ...PageQuery(20, 50),
+  },
+  { additionalProperties: false },
+);
+
+const ListJobsQuery = Type.Object(
+  {
+    ...JobsQuery.properties,
+    explain: Type.Optional(
+      Type.Boolean({
+        description:
+          "With search, token callers only (true or false): each job's score and what each ranked list contributed",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -33,14 +47,20 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
           'Most recently posted first (ties by id, descending). With search: ranked by relevance, a shortlist of at ' +
           'most 100. Page size defaults to 20 and is clamped to 20 anonymous, 50 with a token; offsets past the ' +
           "tier's result window (100 rows anonymous, 1,000 with a token) are RESULT_WINDOW_EXCEEDED.",
-        querystring: JobsQuery,
+        querystring: ListJobsQuery,
         response: { 200: listOf(JobListItemSchema, 'Jobs and pagination meta'), ...errorResponses(400, 403) },
       },
     },
     async (request) => {
       const page = pageRequest(request.caller.policy, 'jobs', request.query, 20);
       const filters = jobFilters(request.query);
-      const result = await catalog.listJobs(filters, optionalText(request.query.search), page);
+      const explain = request.query.explain === true;
+      if (explain && !request.caller.policy.explain) {
+        throw badRequest(
+          'explain: scores are explained to token callers only; send an Authorization bearer token',
+        );
+      }
+      const result = await catalog.listJobs(filters, optionalText(request.query.search), page, { explain });
       return { data: result.items, meta: pageMeta(page, result.total) };
     },
   );

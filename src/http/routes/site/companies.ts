@@ -14,7 +14,7 @@ const NAMES = [...Object.keys(PARAMS), 'search'];
 const Query = Type.Object(
   {
     ...PARAMS,
-    search: SearchParam('company name, one-liner, description and research summary'),
+    search: SearchParam('company name, one-liner, description and research summary', 'AI safety'),
     page: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },

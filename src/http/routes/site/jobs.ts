@@ -16,7 +16,7 @@ const NAMES = [...Object.keys(PARAMS), 'search'];
 const Query = Type.Object(
   {
     ...PARAMS,
-    search: SearchParam('job title and company name'),
+    search: SearchParam('job title and company name', 'forward deployed'),
     page: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },

@@ -1,0 +1,162 @@
+import type { JobAttrs } from '../catalog/replica/catalog-index.js';
+import type { RowMasks } from '../catalog/replica/job-columns.js';
+import { type CompanyIntent, companyIntent } from './company-intent.js';
+import { rawTokens } from './embedders/static.js';
+import type { RankedList } from './fusion.js';
+import type { KeywordIndex } from './keyword-index.js';
+import { allWordsQuery, distinctLexemes } from './lexemes.js';
+import type { Correction } from './spelling.js';
+import type { NameMatch } from './trigram.js';
+
+/**
+ * What a job search understands of its query before ranking, and the keyword lists it ranks from (hybrid.ts
+ * fuses them with the semantic ones).
+ */
+
+export interface JobQueryPlan {
+  /** The query as typed. */
+  query: string;
+  /** The query with misspelled words corrected (spelling.ts); the embedding and role words read this. */
+  text: string;
+  corrections: Correction[];
+  /** Active companies whose name is word-similar to the query, best first (at most 5). */
+  named: NameMatch[];
+  /** The company the query names and what it asks of it ("anthropic solutions"). */
+  intent?: CompanyIntent & { text: string };
+}
+
+/** pg_trgm word_similarity above which a company name counts as a (misspelled) match. */
+export const NAME_SIMILARITY = 0.5;
+/** Weight of the any-word keyword list: recall for long queries, below the all-words list. */
+const ANY_WORD_WEIGHT = 0.5;
+/** Weight of the all-words list of the corrected query: below the words as typed, so exact matches lead. */
+const TYPO_WEIGHT = 0.8;
+
+export function planJobQuery(words: KeywordIndex, q: string, hybrid: boolean): JobQueryPlan {
+  const { text, corrections } = words.corrected(q);
+  if (!hybrid) return { query: q, text, corrections, named: [] };
+  const named = words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5);
+  const intent = companyIntent(
+    q,
+    named.map((m) => m.id),
+    words.intentLookup(),
+  );
+  return {
+    query: q,
+    text,
+    corrections,
+    named,
+    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest).text } }),
+  };
+}
+
+/** The masks narrowed to one company's jobs; undefined when the filters exclude it. */
+export function companyMasks(masks: RowMasks | null, code: number): RowMasks | undefined {
+  if (masks === null) return { locations: null, roles: null, company: code, remoteOnly: false, tests: [] };
+  if (masks.company !== null && masks.company !== code) return undefined;
+  return { ...masks, company: code };
+}
+
+type Stage = <T>(name: string, run: () => T) => T;
+
+/**
+ * The keyword lists: every word as typed (the last as a prefix); with corrections, every word as corrected;
+ * in hybrid mode any word, the jobs of the companies named, and those of a named company matching what the
+ * query asks of it.
+ */
+export function keywordLists(
+  words: KeywordIndex,
+  plan: JobQueryPlan,
+  masks: RowMasks | null,
+  at: RowMasks | undefined,
+  opts: { n: number; hybrid: boolean; stage: Stage },
+): { lists: RankedList[]; matched: ReadonlySet<string> } {
+  const { n, stage } = opts;
+  const q = plan.query;
+  const lists: RankedList[] = [
+    { name: 'keyword', ids: stage('kw.all', () => words.allWords(allWordsQuery(q), masks, n)) },
+  ];
+  if (plan.corrections.length > 0) {
+    lists.push({
+      name: 'keyword',
+      ids: stage('kw.typo', () => words.allWords(allWordsQuery(plan.text), masks, n)),
+      weight: TYPO_WEIGHT,
+    });
+  }
+  const matched = new Set<string>();
+  if (!opts.hybrid) return { lists, matched };
+  if (rawTokens(q).length > 1) {
+    const lexemes = [...new Set([...distinctLexemes(q), ...distinctLexemes(plan.text)])];
+    lists.push({
+      name: 'keyword',
+      ids: stage('kw.any', () => words.anyWords(lexemes, masks, n)),
+      weight: ANY_WORD_WEIGHT,
+    });
+  }
+  // Jobs at the companies named, even misspelled ("antropic"): the 5 best-matching active companies.
+  if (plan.named.length > 0) {
+    lists.push({ name: 'company', ids: words.jobsOfCompanies(plan.named, masks, n) });
+  }
+  if (plan.intent && at) {
+    const text = plan.intent.text;
+    const ids = stage('kw.intent', () => words.allWords(allWordsQuery(text), at, n));
+    lists.push({ name: 'company', ids });
+    for (const id of ids) matched.add(id);
+  }
+  return { lists, matched };
+}
+
+/** Each worth half a first place in one list: enough to reorder near-ties, not to outrank strong matches. */
+const HINT = 0.5;
+/** A named company's jobs matching what the query asks of it: above every other match. */
+const INTENT = 1;
+
+/**
+ * Boosts of fused jobs: the role the query names, the place it names, and for a company + role query, the
+ * company's jobs whose title matches the rest of the query or whose role it names.
+ */
+export function jobBoosts(
+  lists: readonly RankedList[],
+  k: number,
+  at: (id: string) => JobAttrs | undefined,
+  hints: {
+    roles: ReadonlySet<string>;
+    atPlace?: (a: JobAttrs) => boolean;
+    intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
+  },
+): Map<string, number> {
+  const boosts = new Map<string, number>();
+  const { roles, atPlace, intent } = hints;
+  if (roles.size === 0 && !atPlace && !intent) return boosts;
+  const hint = HINT / (k + 1);
+  for (const list of lists) {
+    for (const id of list.ids) {
+      if (boosts.has(id)) continue;
+      const attrs = at(id);
+      if (!attrs) continue;
+      let score = (roles.has(attrs.role) ? hint : 0) + (atPlace?.(attrs) ? hint : 0);
+      if (
+        intent &&
+        attrs.companyId === intent.companyId &&
+        (intent.matched.has(id) || intent.roles.has(attrs.role))
+      )
+        score += INTENT;
+      if (score > 0) boosts.set(id, score);
+    }
+  }
+  return boosts;
+}
+
+/** Jobs at the places named whose titles hold the rest of the query ("product manager san francisco"). */
+export function placeLists(
+  words: KeywordIndex,
+  text: string,
+  places: readonly string[],
+  at: () => RowMasks | null,
+  n: number,
+): RankedList[] {
+  let rest = ` ${text.toLowerCase()} `;
+  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
+  rest = rest.trim();
+  return rest === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
+}
