@@ -145,6 +145,23 @@ describe('unknown query parameters', () => {
     );
   });
 
+  it('refuse numeric parameters that are not finite numerals, naming them', async () => {
+    for (const [url, name] of [
+      ['/api/v1/jobs?limit=Infinity', 'limit'],
+      ['/api/v1/jobs?page=-Infinity', 'page'],
+      ['/api/v1/companies?limit=1e400', 'limit'],
+      ['/api/v1/signals/newly-hiring?client_facing=true&days=Infinity', 'days'],
+      ['/api/v1/jobs?salary_min=0x10', 'salary_min'],
+    ] as const) {
+      const res = await t.get(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error.message, url).toBe(
+        `Invalid query parameter '${name}': must be a finite number`,
+      );
+    }
+    expect((await t.get('/api/v1/jobs?limit=5&salary_min=1e5')).statusCode).toBe(200);
+  });
+
   it('leave a CORS preflight alone', async () => {
     const res = await t.request({
       method: 'OPTIONS',
