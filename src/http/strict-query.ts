@@ -17,7 +17,8 @@ function nonFinite(query: Record<string, unknown>, numeric: ReadonlySet<string>)
     const raw = query[name];
     const values = Array.isArray(raw) ? raw : [raw];
     for (const v of values) {
-      if (typeof v === 'string' && !(NUMERAL.test(v.trim()) && Number.isFinite(Number(v)))) return name;
+      if (typeof v !== 'string' || v.trim() === '') continue; // blank: the route's own rules apply
+      if (!(NUMERAL.test(v.trim()) && Number.isFinite(Number(v)))) return name;
     }
   }
   return undefined;
