@@ -15,12 +15,12 @@ const HTML = 'text/html; charset=utf-8';
 let t: TestApp;
 const page = (url: string) => t.request({ method: 'GET', url, headers: { accept: 'text/html' } });
 const api = async (url: string) => (await t.get(`/api/v1${url}`)).json();
-const unescape = (s: string) => s.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
+const decodeHtml = (s: string) => s.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 const imgs = (html: string) =>
   [...html.matchAll(/<img class="chart" src="([^"]+)" alt="([^"]*)" width="(\d+)" height="(\d+)"/g)].map(
     (m) => ({
-      src: unescape(m[1] as string),
-      alt: unescape(m[2] as string),
+      src: decodeHtml(m[1] as string),
+      alt: decodeHtml(m[2] as string),
       width: Number(m[3]),
       height: Number(m[4]),
     }),
@@ -64,7 +64,7 @@ describe('the trends page', () => {
     expect(svg).toContain(`width="${chart!.width}" height="${chart!.height}"`);
     // The alt text states the figures the chart's own description states.
     const desc = /<desc id="d">([^<]*)<\/desc>/.exec(svg)?.[1] ?? '';
-    const figures = /\d+ periods from [^:]+: [^;]+;/.exec(unescape(desc))?.[0];
+    const figures = /\d+ periods from [^:]+: [^;]+;/.exec(decodeHtml(desc))?.[0];
     expect(figures).toBeDefined();
     expect(chart!.alt).toContain(figures);
   });
