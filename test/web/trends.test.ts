@@ -15,7 +15,8 @@ const HTML = 'text/html; charset=utf-8';
 let t: TestApp;
 const page = (url: string) => t.request({ method: 'GET', url, headers: { accept: 'text/html' } });
 const api = async (url: string) => (await t.get(`/api/v1${url}`)).json();
-const decodeHtml = (s: string) => s.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
+const decodeHtml = (s: string) =>
+  s.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#39;', "'");
 const imgs = (html: string) =>
   [...html.matchAll(/<img class="chart" src="([^"]+)" alt="([^"]*)" width="(\d+)" height="(\d+)"/g)].map(
     (m) => ({
