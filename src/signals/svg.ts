@@ -21,6 +21,8 @@ export interface ChartInput {
 
 const W = 720;
 const H = 320;
+/** The chart's size in CSS pixels, for an <img>'s width and height (no layout shift while it loads). */
+export const CHART_SIZE = { width: W, height: H } as const;
 const PAD = { top: 48, right: 56, bottom: 44, left: 48 };
 const COLORS = { opened: '#2f7d32', closed: '#b0b7bf', active: '#1f5fa8', axis: '#5b6470', text: '#1d2329' };
 
@@ -41,7 +43,8 @@ function niceMax(v: number): number {
 
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
-function summary(points: readonly ChartPoint[]): string {
+/** The figures in words: the chart's <desc>, and an <img>'s alt text. */
+export function chartSummary(points: readonly ChartPoint[]): string {
   if (points.length === 0) return 'No data: nothing on record in this range.';
   const opened = points.reduce((a, p) => a + p.opened, 0);
   const closed = points.reduce((a, p) => a + p.closed, 0);
@@ -90,7 +93,7 @@ export function renderSeriesSvg(input: ChartInput): string {
     })
     .join('');
   const line = points.map((p, i) => `${fmt(x(i))},${fmt(activeY(p.active))}`).join(' ');
-  const desc = `${input.description} ${summary(points)}`;
+  const desc = `${input.description} ${chartSummary(points)}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="t d">`,
     `<title id="t">${escapeXml(input.title)}</title>`,

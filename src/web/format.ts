@@ -100,3 +100,12 @@ export function salaryText(s: SalaryRange): string {
 
 export const plural = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+const monthYear = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A month's period (its first day, YYYY-MM-DD) in words: "November 2026". */
+export const monthLabel = (period: string): string => monthYear.format(new Date(`${period}T00:00:00Z`));
+
+/** A share 0–1 as a whole percentage; an em dash when there is none. */
+export const percent = (share: number | null): string =>
+  share === null ? '—' : `${Math.round(share * 100)}%`;

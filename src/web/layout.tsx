@@ -50,6 +50,9 @@ export function Layout(props: { ctx: PageContext; head: PageHead; children: Comp
                   <a href="/companies">Companies</a>
                 </li>
                 <li>
+                  <a href="/trends">Trends</a>
+                </li>
+                <li>
                   <a href="/docs">API</a>
                 </li>
               </ul>

@@ -69,6 +69,11 @@ dl.facts dd{margin:0}
 .description img{max-width:100%}
 .apply{margin:1rem 0}
 table{border-collapse:collapse}
+img.chart{max-width:100%;height:auto;border:1px solid var(--line);border-radius:6px}
+table.data{width:100%;font-variant-numeric:tabular-nums}
+table.data caption{text-align:left;color:var(--muted);margin-bottom:.5rem}
+table.data th,table.data td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:right}
+table.data th[scope=row],table.data th:first-child{text-align:left;font-weight:400}
 @media (max-width:30rem){h1{font-size:1.45rem}nav ul{gap:.75rem}}
 `
   .replace(/\n/g, '')

@@ -104,6 +104,8 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
       `/jobs/${job.id}`,
       '/companies',
       `/companies/${job.company.slug}`,
+      '/trends',
+      '/trends?client_facing=true&role_category=fde',
       '/jobs/nope',
     ];
     for (const width of [1400, 390]) {
@@ -178,6 +180,33 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     await page.context().close();
   });
 
+  it('loads the hiring charts as images and filters the trends chart from its form', async () => {
+    const job = (await t.get('/api/v1/jobs?limit=1')).json().data[0];
+    const loaded = (page: Page) =>
+      page.$$eval('img.chart', (imgs) =>
+        (imgs as HTMLImageElement[]).map((i) => ({ src: i.getAttribute('src'), width: i.naturalWidth })),
+      );
+    const { id } = (await t.get(`/api/v1/companies/${job.company.slug}`)).json().data;
+    const company = await open(`/companies/${job.company.slug}`);
+    const [chart] = await loaded(company);
+    expect(chart?.src).toBe(`/api/v1/companies/${id}/hiring?format=svg&interval=week`);
+    expect(chart?.width).toBeGreaterThan(0);
+    await company.context().close();
+    // Without the script, so both fields are set before the button submits them.
+    const trends = await open('/trends', { javaScript: false });
+    await trends.selectOption('#f-role_category', 'fde');
+    await trends.check('#f-client_facing');
+    await Promise.all([trends.waitForURL(/\/trends\?/), trends.click('form.filters button[type=submit]')]);
+    expect(new URL(trends.url()).search).toBe('?role_category=fde&client_facing=true');
+    const [filtered] = await loaded(trends);
+    expect(filtered?.src).toBe(
+      '/api/v1/trends?role_category=fde&client_facing=true&interval=month&format=svg',
+    );
+    expect(filtered?.width).toBeGreaterThan(0);
+    expect(await trends.locator('table.data tbody tr').count()).toBeGreaterThan(0);
+    await trends.context().close();
+  });
+
   it('filters companies by facets, a dimension’s choices OR together', async () => {
     const page = await open('/companies');
     const tags = (await t.get('/api/v1/tags')).json().data.industry as { slug: string; value: string }[];
@@ -203,6 +232,7 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     await shoot('job', `/jobs/${job.id}`);
     await shoot('companies', '/companies');
     await shoot('company', `/companies/${job.company.slug}`);
+    await shoot('trends', '/trends');
     expect(foreign).toEqual([]);
   }, 120_000);
 });

@@ -74,7 +74,15 @@ describe('pages', () => {
 
   it('weigh under 60 KB on the wire (gzip), the listings included', async () => {
     const { data } = await api('/jobs?limit=1');
-    for (const url of ['/', '/jobs', '/jobs?client_facing=true', '/companies', `/jobs/${data[0].id}`]) {
+    for (const url of [
+      '/',
+      '/jobs',
+      '/jobs?client_facing=true',
+      '/companies',
+      `/jobs/${data[0].id}`,
+      `/companies/${data[0].company.slug}`,
+      '/trends',
+    ]) {
       const res = await page(url, { 'accept-encoding': 'gzip' });
       expect(res.headers['content-encoding'], url).toBe('gzip');
       expect(res.rawPayload.byteLength, url).toBeLessThan(60 * 1024);

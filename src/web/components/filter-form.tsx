@@ -1,7 +1,7 @@
 import { DATE_PARAMS, PARAM_LABELS } from '../format.js';
 
 /** The part of a query parameter's JSON Schema the form reads (the declarations' TypeBox schemas are JSON Schema). */
-interface ParamSchema {
+export interface ParamSchema {
   type?: string;
   enum?: readonly string[];
   maxLength?: number;
@@ -31,7 +31,7 @@ const idOf = (name: string) => `f-${name}`;
 const labelOf = (name: string) => PARAM_LABELS[name] ?? name;
 
 /** One control, chosen by the parameter's schema: enum → select, boolean → checkbox, integer → number, else text. */
-function Control(props: {
+export function Control(props: {
   name: string;
   schema: ParamSchema;
   value: string | undefined;

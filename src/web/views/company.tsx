@@ -1,7 +1,9 @@
 import type { CompanyDetail, JobListItem, RoleCategory } from '../../catalog/types.js';
+import type { CompanyHiring } from '../../signals/service.js';
+import { HiringChart } from '../components/hiring-chart.js';
 import { JobList } from '../components/job-list.js';
 import { Tags } from '../components/tags.js';
-import type { PageContext } from '../context.js';
+import { type PageContext, queryString } from '../context.js';
 import { COMPANY_CATEGORY_LABELS, plural, ROLE_LABELS } from '../format.js';
 import { Layout } from '../layout.js';
 
@@ -11,6 +13,8 @@ export interface CompanyData {
   groups: { category: RoleCategory; jobs: JobListItem[] }[];
   /** Jobs listed in the groups: fewer than activeJobCount when the company has more than a page holds. */
   listed: number;
+  /** Its hiring by week over the chart's range (the API's default: 52 weeks to today). */
+  hiring: CompanyHiring;
 }
 
 function Facts(props: { company: CompanyDetail }) {
@@ -69,7 +73,29 @@ function Jobs(props: { ctx: PageContext; data: CompanyData }) {
   );
 }
 
-/** GET /companies/:slug: the company's metadata and tags, its research summary, its open roles by category. */
+/** The API's weekly chart of the company's openings and closings, and how long its jobs stay open when known. */
+function Hiring(props: { ctx: PageContext; company: CompanyDetail; hiring: CompanyHiring }) {
+  const { company: c, hiring: h } = props;
+  const src = `${props.ctx.apiPrefix}/companies/${c.id}/hiring${queryString({ format: 'svg', interval: 'week' })}`;
+  const ttc = h.timeToClose;
+  return (
+    <section aria-labelledby="hiring">
+      <h2 id="hiring">Hiring</h2>
+      <HiringChart src={src} title={`${c.name}: hiring by week`} points={h.series} />
+      {ttc.medianDays === null ? null : (
+        <p>
+          Jobs stay open a median of {plural(ttc.medianDays, 'day')} ({plural(ttc.closedJobs, 'job')} closed
+          from {h.from} to {h.to}).
+        </p>
+      )}
+      <p class="muted">
+        <a href="/trends">Hiring across the catalog →</a>
+      </p>
+    </section>
+  );
+}
+
+/** GET /companies/:slug: the company's metadata and tags, its research summary, its open roles by category, its hiring chart. */
 export function CompanyView(props: { ctx: PageContext; data: CompanyData }) {
   const { ctx, data } = props;
   const c = data.company;
@@ -103,6 +129,7 @@ export function CompanyView(props: { ctx: PageContext; data: CompanyData }) {
       </div>
       <h2>{plural(c.activeJobCount, 'open role')}</h2>
       <Jobs ctx={ctx} data={data} />
+      <Hiring ctx={ctx} company={c} hiring={data.hiring} />
     </Layout>
   );
 }

@@ -3,9 +3,9 @@ import { robotsTxt, SITEMAP_MAX_URLS, type SitemapEntry, sitemapXml } from '../.
 import type { App } from '../../types.js';
 import { originOf, pageOptions, type Site } from './page.js';
 
-const PAGES: SitemapEntry[] = [{ path: '/' }, { path: '/jobs' }, { path: '/companies' }];
+const PAGES: SitemapEntry[] = [{ path: '/' }, { path: '/jobs' }, { path: '/companies' }, { path: '/trends' }];
 
-/** GET /sitemap.xml and /robots.txt: the home and listing pages, every listed company, the newest jobs. */
+/** GET /sitemap.xml and /robots.txt: the home, listing and trends pages, every listed company, the newest jobs. */
 export function crawlerRoutes(app: App, catalog: CatalogService, site: Site): void {
   app.get('/sitemap.xml', pageOptions(), async (request, reply) => {
     const companies = await catalog.listCompanies({}, undefined, { limit: SITEMAP_MAX_URLS, offset: 0 });
