@@ -1,3 +1,4 @@
+import type { FacetCounts } from './facets.js';
 import type {
   CatalogStats,
   CompanyDetail,
@@ -18,6 +19,8 @@ export interface Listing<T> {
   items: T[];
   /** Matching rows; for a search, the shortlist size. */
   total: number;
+  /** The facet counts asked for (see facets.ts). */
+  facets?: FacetCounts;
 }
 
 /**
@@ -31,6 +34,17 @@ export interface CatalogReadModel {
   listJobs(filters: JobFilters, page: Slice): Promise<Listing<JobListItem>>;
   /** One page of active companies in the /companies order and the total. */
   listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>>;
+  /**
+   * Counts of the facets `names` over the jobs `filters` select, each without its own filter (see facets.ts);
+   * `within`: of these jobs only (a search shortlist).
+   */
+  jobFacets(filters: JobFilters, names: readonly string[], within?: readonly string[]): Promise<FacetCounts>;
+  /** The same over active companies. */
+  companyFacets(
+    filters: CompanyFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts>;
   /** List items of active jobs, in the order of `ids` (a search page); ids not active are skipped. */
   jobItemsByIds(ids: readonly string[]): Promise<JobListItem[]>;
   /** List items of active companies, in the order of `ids`; others are skipped. */

@@ -35,9 +35,16 @@ export class CatalogService {
     filters: JobFilters,
     search: string | undefined,
     page: Slice,
-    opts: { explain?: boolean } = {},
+    opts: { explain?: boolean; facets?: readonly string[] } = {},
   ): Promise<Listing<JobListItem>> {
-    if (search === undefined) return this.opts.read.listJobs(filters, page);
+    const read = this.opts.read;
+    if (search === undefined) {
+      const [listing, facets] = await Promise.all([
+        read.listJobs(filters, page),
+        opts.facets && read.jobFacets(filters, opts.facets),
+      ]);
+      return facets ? { ...listing, facets } : listing;
+    }
     const port = this.opts.search;
     const scored =
       opts.explain && port.explainJobs
@@ -56,18 +63,28 @@ export class CatalogService {
         ...(s && { explain: { score: s.score, lists: s.parts ?? {} } }),
       };
     });
-    return { items, total: ids.length };
+    const facets = opts.facets && (await read.jobFacets(filters, opts.facets, ids));
+    return { items, total: ids.length, ...(facets && { facets }) };
   }
 
   async listCompanies(
     filters: CompanyFilters,
     search: string | undefined,
     page: Slice,
+    facetNames?: readonly string[],
   ): Promise<Listing<CompanyListItem>> {
-    if (search === undefined) return this.opts.read.listCompanies(filters, page);
+    const read = this.opts.read;
+    if (search === undefined) {
+      const [listing, facets] = await Promise.all([
+        read.listCompanies(filters, page),
+        facetNames && read.companyFacets(filters, facetNames),
+      ]);
+      return facets ? { ...listing, facets } : listing;
+    }
     const ids = await this.opts.search.searchCompanies(search, filters, this.opts.shortlist);
-    const items = await this.opts.read.companyItemsByIds(ids.slice(page.offset, page.offset + page.limit));
-    return { items, total: ids.length };
+    const items = await read.companyItemsByIds(ids.slice(page.offset, page.offset + page.limit));
+    const facets = facetNames && (await read.companyFacets(filters, facetNames, ids));
+    return { items, total: ids.length, ...(facets && { facets }) };
   }
 
   /** Prepares the read model after a start (the search index load is already under way). */

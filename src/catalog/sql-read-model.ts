@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/port.js';
 import { companiesByIds, getCompany, listCompanies } from './companies.js';
+import { companyFacets, type FacetCounts, jobFacets } from './facets.js';
 import { getJob, jobsByIds, listJobs } from './jobs.js';
 import type { CatalogReadModel, Listing, Slice } from './read-model.js';
 import { getStats } from './stats.js';
@@ -25,6 +26,18 @@ export class SqlReadModel implements CatalogReadModel {
 
   listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>> {
     return listCompanies(this.db, filters, page);
+  }
+
+  jobFacets(filters: JobFilters, names: readonly string[], within?: readonly string[]): Promise<FacetCounts> {
+    return jobFacets(this.db, filters, names, within);
+  }
+
+  companyFacets(
+    filters: CompanyFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts> {
+    return companyFacets(this.db, filters, names, within);
   }
 
   jobItemsByIds(ids: readonly string[]): Promise<JobListItem[]> {

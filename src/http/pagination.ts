@@ -1,3 +1,4 @@
+import type { FacetCounts } from '../catalog/facets.js';
 import { AppError } from '../errors.js';
 import type { PagedResource, TierPolicy } from './tiers.js';
 
@@ -12,6 +13,7 @@ export interface PageMeta {
   limit: number;
   total: number;
   totalPages: number;
+  facets?: FacetCounts;
 }
 
 /**
@@ -38,6 +40,7 @@ export function pageRequest(
   return { page, limit, offset };
 }
 
-export function pageMeta(req: PageRequest, total: number): PageMeta {
-  return { page: req.page, limit: req.limit, total, totalPages: Math.ceil(total / req.limit) };
+export function pageMeta(req: PageRequest, total: number, facets?: FacetCounts): PageMeta {
+  const meta = { page: req.page, limit: req.limit, total, totalPages: Math.ceil(total / req.limit) };
+  return facets ? { ...meta, facets } : meta;
 }

@@ -562,6 +562,7 @@ describe('HTTP behaviour of catalog reads', () => {
         'company',
         'department',
         'explain',
+        'facets',
         'limit',
         'location',
         'page',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobNarrowingParams } from '../../src/catalog/filters.js';
+import { ROLE_CATEGORIES } from '../../src/catalog/vocabulary.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** The web pages over plain HTTP: statuses, headers, caching, weights and what they say, against the API. */
@@ -116,6 +117,17 @@ describe('listings', () => {
       expect(res.body).toContain(
         meta.total === 0 ? 'No jobs match' : `${meta.total.toLocaleString('en')} job`,
       );
+    }
+  });
+
+  it('show next to each role category how many jobs it would list with the other filters kept', async () => {
+    const res = await page('/jobs?role_category=csm&remote_only=true');
+    const options = [...res.body.matchAll(/<option value="([a-z_]+)"[^>]*>[^<]*\((\d+)\)<\/option>/g)];
+    expect(options.map((o) => o[1])).toEqual([...ROLE_CATEGORIES]);
+    expect(options.some((o) => Number(o[2]) > 0)).toBe(true);
+    for (const [, value, count] of options) {
+      const { meta } = await api(`/jobs?role_category=${value}&remote_only=true`);
+      expect(Number(count), value).toBe(meta.total);
     }
   });
 

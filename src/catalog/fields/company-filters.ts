@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { type CompanyCategory, TAG_DIMENSIONS, type TagDimension } from '../vocabulary.js';
-import { companyFilter, type FiltersOf } from './define.js';
+import { companyFilter, type FiltersOf, type SqlTarget } from './define.js';
 import { CompanyCategorySchema, slugListParam } from './params.js';
 
 /** The filters of GET /companies, each declared once (see define.ts). */
@@ -47,6 +47,18 @@ const tags = companyFilter({
           `WHERE t.dimension = ${to.param(d)} AND t.slug = ANY(${to.param(v[d])}::text[]))`,
       )
       .join(' AND ') || 'true',
+  // One facet per dimension, each counted without that dimension's slugs only.
+  facets: TAG_DIMENSIONS.map((d) => ({
+    name: d,
+    value: () => 'fct.slug',
+    join: (to: SqlTarget) =>
+      `JOIN company_tags fcg ON fcg.company_id = ${to.alias}.id ` +
+      `JOIN tags fct ON fct.id = fcg.tag_id AND fct.dimension = ${to.param(d)}`,
+    without(v: TagFilter): TagFilter | undefined {
+      const { [d]: _dropped, ...rest } = v;
+      return Object.keys(rest).length > 0 ? rest : undefined;
+    },
+  })),
   test(v) {
     const dims = TAG_DIMENSIONS.flatMap((d) => (v[d] ? [v[d].map((s) => `${d}:${s}`)] : []));
     return (a) => dims.every((wanted) => wanted.some((t) => a.tags.has(t)));
@@ -60,6 +72,7 @@ const category = companyFilter({
   parse: (q) => (q.category as CompanyCategory | undefined) || undefined,
   sql: (v, to) => `${to.alias}.category = ${to.param(v)}`,
   test: (v) => (a) => a.category === v,
+  facets: [{ name: 'category', value: (to) => `${to.alias}.category::text` }],
 });
 
 export const COMPANY_FILTERS = [tags, category] as const;

@@ -36,6 +36,25 @@ export type ReplicaFilter<V> =
   | { readonly mask: (value: V, masks: MaskBuilder) => void }
   | { readonly test: (value: V) => (a: JobAttrs) => boolean };
 
+/**
+ * How a facetable filter's counts are computed: the rows the other filters select are grouped by `value` (after
+ * `join`, which may give a row several values), each group counted, and the group keys shown through `label`.
+ * The counts are disjunctive: they are taken with every filter given except this facet's own restriction
+ * (`without`), so each count is what the listing would total with this value chosen instead (see facets.ts).
+ */
+export interface FacetDecl<V> {
+  /** The name in `facets=` and in `meta.facets`. */
+  readonly name: string;
+  /** The SQL value grouped over the filtered rows of `to.alias` (rows where it is NULL are not counted). */
+  value(to: SqlTarget): string;
+  /** JOIN clauses that bring in `value`'s columns (a row then counts once under each of its values). */
+  join?(to: SqlTarget): string;
+  /** The reported value of a group key `k` (default: the key itself, as text). */
+  label?(k: string): string;
+  /** The filter's value without this facet's restriction (default: the filter dropped altogether). */
+  without?(value: V): V | undefined;
+}
+
 export interface JobFilterDecl<K extends string, V> {
   /** The property of JobFilters that holds the parsed value. */
   readonly key: K;
@@ -58,6 +77,8 @@ export interface JobFilterDecl<K extends string, V> {
   memoKey?(value: V): unknown;
   /** The name under which a facet of this field would be reported (the query parameter it narrows). */
   readonly facet: string;
+  /** The facets counted over this filter's field (GET /jobs?facets=); absent: not facetable. */
+  readonly facets?: readonly FacetDecl<V>[];
   /**
    * Changes what is listed rather than narrowing it: closed jobs are included (with `active: false`) and the
    * order is by last change. Such a filter cannot be combined with search.
@@ -74,6 +95,8 @@ export interface CompanyFilterDecl<K extends string, V> {
   /** The same condition over the replica's company attributes. */
   test(value: V): (a: { category: string; tags: ReadonlySet<string> }) => boolean;
   readonly facet: string;
+  /** The facets counted over this filter's field (GET /companies?facets=); absent: not facetable. */
+  readonly facets?: readonly FacetDecl<V>[];
 }
 
 /** Declares a job filter, keeping its key and value types for JobFilters. */

@@ -45,6 +45,8 @@ const roleCategories = jobFilter({
       ? `${to.alias}.role_category = ${to.param(v[0])}`
       : `${to.alias}.role_category = ANY(${to.param(v)}::text[])`,
   replica: { mask: (v, m) => m.roles(v) },
+  // Counted without role_category and client_facing both (they make one set of categories).
+  facets: [{ name: 'role_category', value: (to) => `${to.alias}.role_category` }],
   counts: (v, to) => `role_category = ANY(${to.param(v)}::text[])`,
   memoKey: (v) => [...v].sort(),
 });
@@ -56,6 +58,14 @@ const companySlug = jobFilter({
   parse: (q) => slugParam('company', q.company),
   sql: (v, to) => `${to.alias}.company_id = (SELECT fc.id FROM companies fc WHERE fc.slug = ${to.param(v)})`,
   replica: { mask: (v, m) => m.company(v) },
+  // Grouped by company id (jobs_company_idx), each group then named by its slug.
+  facets: [
+    {
+      name: 'company',
+      value: (to) => `${to.alias}.company_id`,
+      label: (k) => `(SELECT lc.slug FROM companies lc WHERE lc.id = ${k})`,
+    },
+  ],
   // No count table by company: the total is counted over the company's rows through jobs_company_idx.
 });
 
@@ -69,6 +79,8 @@ const location = jobFilter({
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
   replica: { mask: (v, m) => m.locationContains(v.toLowerCase()) },
+  // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
+  facets: [{ name: 'location', value: (to) => `nullif(${to.alias}.location, '')` }],
   counts: (v, to) => `place LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
   placeCounts: true,
   memoKey: (v) => v.toLowerCase(),
@@ -81,6 +93,7 @@ const remoteOnly = jobFilter({
   parse: (q) => (q.remote_only === true ? true : undefined),
   sql: (_v, to) => `${to.alias}.remote`,
   replica: { mask: (_v, m) => m.remoteOnly() },
+  facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text` }],
   counts: () => 'remote',
 });
 
@@ -106,6 +119,8 @@ const department = jobFilter({
     return names.length > 0 ? [...new Set(names)] : undefined;
   },
   sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
+  // Lower case, as the filter compares; jobs naming no department are not counted.
+  facets: [{ name: 'department', value: (to) => `lower(${to.alias}.department)` }],
   replica: {
     test(v) {
       const wanted = new Set(v);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import type { FacetCounts } from '../facets.js';
 import { getJob, JobRowReader } from '../jobs.js';
 import type { CatalogReadModel, Listing, Slice } from '../read-model.js';
 import { SqlReadModel } from '../sql-read-model.js';
@@ -45,6 +46,19 @@ export class ReplicaReadModel implements CatalogReadModel {
 
   async listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>> {
     return (await this.companies.list(filters, page)) ?? this.sql.listCompanies(filters, page);
+  }
+
+  /** Counted by SQL, the reference (the replica's coded columns could serve them; not needed yet). */
+  jobFacets(filters: JobFilters, names: readonly string[], within?: readonly string[]): Promise<FacetCounts> {
+    return this.sql.jobFacets(filters, names, within);
+  }
+
+  companyFacets(
+    filters: CompanyFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts> {
+    return this.sql.companyFacets(filters, names, within);
   }
 
   async jobItemsByIds(ids: readonly string[]): Promise<JobListItem[]> {

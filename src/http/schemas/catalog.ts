@@ -238,6 +238,19 @@ export const StatsSchema = Type.Object({
   }),
 });
 
+/** `facets`: which facet counts meta.facets carries (see catalog/facets.ts). */
+export const FacetsParam = (names: readonly string[], example: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 500,
+      description:
+        `Comma-separated facets to count in meta.facets: ${names.join(', ')}. Each is counted over the rows all ` +
+        'the other filters select, as if its own filter were absent (with search: over the shortlist). Unknown ' +
+        'names are a 400.',
+      examples: [example],
+    }),
+  );
+
 /** Free-text search: at most 200 characters; blank means no search. */
 export const SearchParam = (over: string, example: string) =>
   Type.Optional(

@@ -24,6 +24,31 @@ export const PaginationMeta = Type.Object(
       description: 'Matching rows; for search, the shortlist size (at most 100)',
     }),
     totalPages: Type.Integer({ minimum: 0 }),
+    facets: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.Array(
+          Type.Object({
+            value: Type.String({ description: 'A value of the field, as its filter takes it' }),
+            count: Type.Integer({ minimum: 1, description: 'Rows with this value' }),
+          }),
+        ),
+        {
+          description:
+            'Only when `facets` is asked: per facet, its 20 most frequent values (ties by value), each counted ' +
+            'over the rows every other filter selects (the facet’s own filter left out); with search, over the ' +
+            'shortlist',
+          examples: [
+            {
+              remote: [
+                { value: 'false', count: 30 },
+                { value: 'true', count: 12 },
+              ],
+            },
+          ],
+        },
+      ),
+    ),
   },
   { $id: 'PaginationMeta' },
 );

@@ -23,6 +23,8 @@ export interface FilterFormProps {
   values: Readonly<Record<string, string | undefined>>;
   /** Labels for an enum's values, by parameter. */
   optionLabels?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** How many results each of an enum's values would give (its facet counts), by parameter; absent values: 0. */
+  optionCounts?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Parameters taking comma-separated values, shown as a group of checkboxes (OR within the group). */
   multi?: Readonly<Record<string, Choice[]>>;
 }
@@ -36,6 +38,7 @@ export function Control(props: {
   schema: ParamSchema;
   value: string | undefined;
   labels?: Readonly<Record<string, string>>;
+  counts?: Readonly<Record<string, number>> | undefined;
 }) {
   const { name, schema, value } = props;
   const id = idOf(name);
@@ -48,6 +51,7 @@ export function Control(props: {
           {schema.enum.map((v) => (
             <option value={v} selected={v === value}>
               {props.labels?.[v] ?? v}
+              {props.counts ? ` (${props.counts[v] ?? 0})` : ''}
             </option>
           ))}
         </select>
@@ -119,6 +123,7 @@ export function FilterForm(props: FilterFormProps) {
             schema={schema as ParamSchema}
             value={props.values[name]}
             labels={props.optionLabels?.[name]}
+            counts={props.optionCounts?.[name]}
           />
         );
       })}

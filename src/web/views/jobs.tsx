@@ -12,6 +12,8 @@ export interface JobsData {
   /** The query as given: filters and search, no page. */
   values: Record<string, string | undefined>;
   jobs: JobListItem[];
+  /** Jobs per role category with the other filters (the role_category facet). */
+  roleCounts: Readonly<Record<string, number>>;
   /** Matching jobs; for a search, the size of its shortlist. */
   total: number;
   search: string | undefined;
@@ -55,6 +57,7 @@ export function JobsView(props: { ctx: PageContext; data: JobsData }) {
           params={data.params}
           values={data.values}
           optionLabels={{ role_category: ROLE_LABELS }}
+          optionCounts={{ role_category: data.roleCounts }}
         />
         <section aria-labelledby="results">
           <p id="results" class="summary" role="status">

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { companyFacetNames, parseCompanyFacets } from '../../../catalog/facets.js';
 import { companyFilterParams, parseCompanyFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
 import type { CompanyListItem } from '../../../catalog/types.js';
 import { ListBody, sendJson } from '../../list-body.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
-import { CompanyListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
+import { CompanyListItemSchema, FacetsParam, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
@@ -12,6 +13,7 @@ const Query = Type.Object(
   {
     search: SearchParam('company name, one-liner, description and research summary', 'AI safety'),
     ...companyFilterParams(),
+    facets: FacetsParam(companyFacetNames(), 'industry,category'),
     ...PageQuery(50, 100),
   },
   { additionalProperties: false },
@@ -46,8 +48,9 @@ export function listCompaniesRoute(app: App, catalog: CatalogService): void {
     async (request, reply) => {
       const page = pageRequest(request.caller.policy, 'companies', request.query, 50);
       const filters = companyFilters(request.query);
-      const result = await catalog.listCompanies(filters, optionalText(request.query.search), page);
-      return sendJson(reply, body.render(result.items, pageMeta(page, result.total)));
+      const facets = parseCompanyFacets(request.query.facets);
+      const result = await catalog.listCompanies(filters, optionalText(request.query.search), page, facets);
+      return sendJson(reply, body.render(result.items, pageMeta(page, result.total, result.facets)));
     },
   );
 }

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { jobFacetNames, parseJobFacets } from '../../../catalog/facets.js';
 import { jobFilterParams, parseJobFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
 import { badRequest } from '../../../errors.js';
 import { pageMeta, pageRequest } from '../../pagination.js';
-import { JobListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
+import { FacetsParam, JobListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
@@ -20,6 +21,7 @@ export const JobsQuery = Type.Object(
 const ListJobsQuery = Type.Object(
   {
     ...JobsQuery.properties,
+    facets: FacetsParam(jobFacetNames(), 'role_category,remote'),
     explain: Type.Optional(
       Type.Boolean({
         description:
@@ -54,14 +56,16 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
     async (request) => {
       const page = pageRequest(request.caller.policy, 'jobs', request.query, 20);
       const filters = jobFilters(request.query);
+      const facets = parseJobFacets(request.query.facets);
       const explain = request.query.explain === true;
       if (explain && !request.caller.policy.explain) {
         throw badRequest(
           'explain: scores are explained to token callers only; send an Authorization bearer token',
         );
       }
-      const result = await catalog.listJobs(filters, optionalText(request.query.search), page, { explain });
-      return { data: result.items, meta: pageMeta(page, result.total) };
+      const search = optionalText(request.query.search);
+      const result = await catalog.listJobs(filters, search, page, { explain, ...(facets && { facets }) });
+      return { data: result.items, meta: pageMeta(page, result.total, result.facets) };
     },
   );
 }

@@ -31,13 +31,17 @@ export function jobsPage(app: App, catalog: CatalogService, site: Site): void {
     const policy = request.caller.policy;
     const slice = pageRequest(policy, 'jobs', { page: query.page ?? 1 }, PAGE_SIZE);
     const search = optionalText(query.search);
-    const result = await catalog.listJobs(parseJobFilters(query), search, slice);
+    // The role category choices show how many jobs each would list with the other filters kept.
+    const result = await catalog.listJobs(parseJobFilters(query), search, slice, {
+      facets: ['role_category'],
+    });
     const values = formValues(query, NAMES);
     const { canonical, lastPage } = listingPaging('/jobs', values, slice, result.total, policy);
     const data = {
       params: PARAMS,
       values,
       jobs: result.items,
+      roleCounts: Object.fromEntries((result.facets?.role_category ?? []).map((c) => [c.value, c.count])),
       total: result.total,
       search,
       shortlist: SEARCH_SHORTLIST,
