@@ -29,6 +29,7 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
+import { SignalsService } from './signals/service.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
 
 /** Everything the HTTP app and the workers need, built once in one place (the composition root). */
@@ -58,6 +59,8 @@ export interface Deps {
   research: ResearchService;
   /** The catalog read side the public routes serve. */
   catalog: CatalogService;
+  /** Hiring signals (series, trends, newly hiring, time to close) for the API and the site. */
+  signals: SignalsService;
   metrics: Metrics;
   /** Rendered catalog responses, valid until the catalog changes (see CatalogVersionFeed). */
   responseCache: ResponseCache;
@@ -136,6 +139,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watches: watchParts.service,
       watchMatcher: watchParts.matcher,
       catalog,
+      signals: new SignalsService(db),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),

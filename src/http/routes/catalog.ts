@@ -1,5 +1,4 @@
 import type { Deps } from '../../deps.js';
-import { SignalsService } from '../../signals/service.js';
 import type { App } from '../types.js';
 import { companyRoutes } from './companies/index.js';
 import { jobRoutes } from './jobs/index.js';
@@ -15,7 +14,7 @@ export async function catalogRoutes(app: App, deps: Deps, prefix: string): Promi
       companyRoutes(api, deps.catalog);
       tagRoutes(api, deps.catalog);
       statsRoutes(api, deps.catalog);
-      signalsRoutes(api, new SignalsService(deps.db), deps.now);
+      signalsRoutes(api, deps.signals, deps.now);
     },
     { prefix },
   );

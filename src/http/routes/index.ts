@@ -1,5 +1,4 @@
 import type { Deps } from '../../deps.js';
-import { SignalsService } from '../../signals/service.js';
 import { rejectUnknownQueryParameters } from '../strict-query.js';
 import type { App } from '../types.js';
 import { catalogRoutes } from './catalog.js';
@@ -14,7 +13,7 @@ import { watchRoutes } from './watches/index.js';
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
 export async function registerRoutes(app: App, deps: Deps, prefix: string, site: Site): Promise<void> {
   rejectUnknownQueryParameters(app);
-  await app.register(async (scope) => siteRoutes(scope, deps.catalog, new SignalsService(deps.db), site));
+  await app.register(async (scope) => siteRoutes(scope, deps.catalog, deps.signals, site));
   await app.register(async (scope) => systemRoutes(scope, deps, prefix));
   await app.register(async (scope) => catalogRoutes(scope, deps, prefix));
   await app.register(async (scope) => discoveryRoutes(scope, deps, prefix));
