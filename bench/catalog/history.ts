@@ -7,7 +7,7 @@ import { Rng } from './prng.js';
  * Two years of hiring events for the bench catalog's companies, drawn with the bench's seeded PRNG: closed
  * history jobs and their events (src/signals/history.ts), and the catalog's own jobs as openings (or coverage when
  * first seen before tracking began). Written with the rollup trigger off, then rolled up once by
- * rebuild_hiring_daily(): the trigger's per-event upserts would cost minutes on a bulk load of this size.
+ * rebuild_hiring_daily().
  */
 
 export const HISTORY_DAYS = 730;
@@ -29,7 +29,7 @@ export async function insertHistory(
   const random = () => rng.float();
   const dayStart = nowMs - (nowMs % DAY_MS);
   const full = dayStart - HISTORY_DAYS * DAY_MS + 9 * 3_600_000;
-  await tx.query('ALTER TABLE job_events DISABLE TRIGGER job_events_hiring_daily');
+  await tx.query('ALTER TABLE job_events DISABLE TRIGGER job_events_hiring_insert');
   // The bulk insert of the catalog's jobs recorded them all as coverage at first seen; re-told as a history.
   await tx.query('DELETE FROM job_events');
   await tx.query(
@@ -72,6 +72,6 @@ export async function insertHistory(
   }
   const [events] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM job_events');
   const [rows] = await tx.query<{ n: number }>('SELECT rebuild_hiring_daily() AS n');
-  await tx.query('ALTER TABLE job_events ENABLE TRIGGER job_events_hiring_daily');
+  await tx.query('ALTER TABLE job_events ENABLE TRIGGER job_events_hiring_insert');
   return { historyJobs, events: events?.n ?? 0, rollupRows: rows?.n ?? 0 };
 }

@@ -3,16 +3,20 @@ import type { Db } from '../db/port.js';
 import { rebuildRollups } from '../signals/store.js';
 
 /**
- * `frontline signals rebuild`: recomputes the hiring rollups (hiring_daily, hiring_daily_all) from job_events in
- * one transaction. The trigger keeps them exact as jobs are written; this is for after a bulk load that bypassed
- * it, or to verify them (the result must not change).
+ * `frontline signals rebuild`: recomputes the hiring rollups (hiring_daily, hiring_daily_all, hiring_daily_tag)
+ * from job_events and company tags in one transaction. The triggers keep them exact as jobs and tags are written;
+ * this is for after a bulk load that bypassed them, or to verify them (the result must not change).
  */
 export async function rebuildSignals(db: Db): Promise<{ rows: number; changed: boolean }> {
   return db.transaction(async (tx) => {
     const snapshot = async () =>
       (
         await tx.query<{ digest: string | null }>(
-          `SELECT md5(string_agg(h::text, ',' ORDER BY company_id, day, role_category)) AS digest FROM hiring_daily h`,
+          `SELECT concat_ws('/',
+             (SELECT md5(string_agg(h::text, ',' ORDER BY company_id, day, role_category)) FROM hiring_daily h),
+             (SELECT md5(string_agg(h::text, ',' ORDER BY role_category, day)) FROM hiring_daily_all h),
+             (SELECT md5(string_agg(h::text, ',' ORDER BY tag_id, day, role_category)) FROM hiring_daily_tag h)
+           ) AS digest`,
         )
       )[0]?.digest ?? null;
     const before = await snapshot();

@@ -1,6 +1,6 @@
 import type { CompanyFilters } from '../catalog/fields/company-filters.js';
 import { UUID_RE } from '../catalog/types.js';
-import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES } from '../catalog/vocabulary.js';
+import { ROLE_CATEGORIES } from '../catalog/vocabulary.js';
 import type { Queryable } from '../db/port.js';
 import { bucket, DAY_MS, dayOf, dayString, firstPeriod, type Point, type Range } from './periods.js';
 import {
@@ -12,6 +12,7 @@ import {
   firstOpenings,
   openedJobs,
   type Scope,
+  scopeOf,
   trackedSince,
 } from './store.js';
 
@@ -73,7 +74,6 @@ export interface TimeToCloseReport {
   byRoleCategory: (TimeToClose & { roleCategory: string })[];
 }
 
-const CLIENT_FACING: readonly string[] = CLIENT_FACING_CATEGORIES;
 const JOBS_PER_COMPANY = 5;
 
 const meta = (range: Range, since: number | null, categories: readonly string[]): SeriesMeta => ({
@@ -159,13 +159,13 @@ export class SignalsService {
     categories: readonly string[] = ROLE_CATEGORIES,
     filters: CompanyFilters = {},
   ): Promise<Trends> {
-    const scope: Scope = Object.keys(filters).length > 0 ? { kind: 'filtered', filters } : { kind: 'all' };
+    const scope: Scope = scopeOf(filters);
     const since = await trackedSince(this.db, scope);
     const fromDay = dayString(firstPeriod(range, since));
     const toDay = dayString(range.toMs);
     const [start, days] = await Promise.all([
       activeBefore(this.db, scope, categories, fromDay),
-      daysInRange(this.db, scope, categories, fromDay, toDay, CLIENT_FACING),
+      daysInRange(this.db, scope, categories, fromDay, toDay),
     ]);
     const points = bucket(days, range, since, start);
     // The mix per period, over the same periods (the days are sorted; each point covers [period, next period)).

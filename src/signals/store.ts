@@ -1,18 +1,61 @@
 import type { CompanyFilters } from '../catalog/fields/company-filters.js';
 import { companyFilterSql } from '../catalog/filters.js';
+import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES, type TagDimension } from '../catalog/vocabulary.js';
 import type { Queryable } from '../db/port.js';
 import type { DayCounts } from './periods.js';
 
 /**
- * Reads of the hiring rollups (migrations/0080): hiring_daily per company, hiring_daily_all catalog-wide, and the
- * job_events they are made of. Categories are always a list (one for role_category, seven for client_facing).
+ * Reads of the hiring rollups (migrations/0080, 0120): hiring_daily per company, hiring_daily_tag per tag (its
+ * listed companies), hiring_daily_all catalog-wide, and the job_events they are made of. Categories are always a
+ * list (one for role_category, seven for client_facing).
  */
 
-/** Which rows a series sums: one company, the companies a company filter matches, or every company. */
+/**
+ * Which rows a series sums: one company; the listed companies carrying any of some tags of one dimension (read
+ * from hiring_daily_tag); the companies any other company filter matches (their hiring_daily rows); or every
+ * company.
+ */
 export type Scope =
   | { kind: 'company'; companyId: string }
+  | { kind: 'tagged'; dimension: TagDimension; slugs: string[] }
   | { kind: 'filtered'; filters: CompanyFilters }
   | { kind: 'all' };
+
+/** The scope of a company filter: tags of a single dimension read the per-tag rollup. */
+export function scopeOf(filters: CompanyFilters): Scope {
+  const keys = Object.keys(filters);
+  if (keys.length === 0) return { kind: 'all' };
+  const dims = Object.entries(filters.tags ?? {});
+  if (keys.length === 1 && dims.length === 1) {
+    const [dimension, slugs] = dims[0] as [TagDimension, string[]];
+    return { kind: 'tagged', dimension, slugs };
+  }
+  return { kind: 'filtered', filters };
+}
+
+/** The tags a tagged scope names, as SQL over its two parameters (dimension, slugs). */
+const taggedIds = (first: number) =>
+  `SELECT tg.id FROM tags tg WHERE tg.dimension = $${first} AND tg.slug = ANY($${first + 1}::text[])`;
+
+/**
+ * The rows of a tagged scope: the tags' rollups summed, less the days of each company that carries k > 1 of the
+ * tags counted k - 1 times too many (none with one slug; with several, each company sharing them costs a read of
+ * its days).
+ */
+const taggedRows = (first: number, slugs: number) => `(
+  SELECT t.day, t.role_category, t.opened, t.reopened, t.closed, t.net
+  FROM hiring_daily_tag t WHERE t.tag_id IN (${taggedIds(first)})${
+    slugs === 1
+      ? ''
+      : `
+  UNION ALL
+  SELECT d.day, k, -o.extra * d.opened, -o.extra * d.reopened, -o.extra * d.closed, -o.extra * d.net
+  FROM (SELECT ct.company_id, count(*)::int - 1 AS extra
+        FROM company_tags ct JOIN companies c ON c.id = ct.company_id AND c.active
+        WHERE ct.tag_id IN (${taggedIds(first)}) GROUP BY ct.company_id HAVING count(*) > 1) o
+  JOIN hiring_daily d ON d.company_id = o.company_id
+  CROSS JOIN LATERAL hiring_category_keys(d.role_category) k`
+  }) h`;
 
 /** A day's rows: the asked categories summed, and the opened counts behind the role mix. */
 export interface DayRow extends DayCounts {
@@ -22,11 +65,42 @@ export interface DayRow extends DayCounts {
   openedClientFacing: number;
 }
 
+/** The rollup keys a read sums: the categories asked for, every category, the client-facing ones. */
+interface Keys {
+  asked: readonly string[];
+  all: readonly string[];
+  clientFacing: readonly string[];
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && b.every((x) => a.includes(x));
+
+/**
+ * The keys of a scope's rows: hiring_daily_all and hiring_daily_tag also hold the groups '(all)' and
+ * '(client_facing)' (migrations/0120), one row a day for what would otherwise be eighteen or seven.
+ */
+function keysOf(scope: Scope, categories: readonly string[]): Keys {
+  if (scope.kind === 'company' || scope.kind === 'filtered')
+    return { asked: categories, all: ROLE_CATEGORIES, clientFacing: CLIENT_FACING_CATEGORIES };
+  const asked = sameSet(categories, ROLE_CATEGORIES)
+    ? ['(all)']
+    : sameSet(categories, CLIENT_FACING_CATEGORIES)
+      ? ['(client_facing)']
+      : categories;
+  return { asked, all: ['(all)'], clientFacing: ['(client_facing)'] };
+}
+
 /** FROM clause, condition and parameters of a scope, its placeholders numbered from `first`. */
 function source(scope: Scope, first: number): { from: string; where: string; params: unknown[] } {
   if (scope.kind === 'all') return { from: 'hiring_daily_all h', where: 'true', params: [] };
   if (scope.kind === 'company')
     return { from: 'hiring_daily h', where: `h.company_id = $${first}::uuid`, params: [scope.companyId] };
+  if (scope.kind === 'tagged')
+    return {
+      from: taggedRows(first, scope.slugs.length),
+      where: 'true',
+      params: [scope.dimension, scope.slugs],
+    };
   const f = companyFilterSql(scope.filters, first, 'c');
   return { from: 'hiring_daily h JOIN companies c ON c.id = h.company_id', where: f.sql, params: f.params };
 }
@@ -34,12 +108,17 @@ function source(scope: Scope, first: number): { from: string; where: string; par
 /** The first day on record in the scope (any category): when its tracking began. */
 export async function trackedSince(db: Queryable, scope: Scope): Promise<number | null> {
   const s = source(scope, 1);
-  // Over matching companies: one primary-key probe each, not a scan of their rows.
+  // Over matching companies or tags: one primary-key probe each, not a scan of their rows.
   const sql =
     scope.kind === 'filtered'
       ? `SELECT min((SELECT min(h.day) FROM hiring_daily h WHERE h.company_id = c.id))::text AS first
          FROM companies c WHERE ${s.where}`
-      : `SELECT min(h.day)::text AS first FROM ${s.from} WHERE ${s.where}`;
+      : scope.kind === 'tagged'
+        ? `SELECT min((SELECT min(t.day) FROM hiring_daily_tag t WHERE t.tag_id = x.id))::text AS first
+           FROM (${taggedIds(1)}) x`
+        : scope.kind === 'all'
+          ? `SELECT min(h.day)::text AS first FROM hiring_daily_all h WHERE h.role_category = '(all)'`
+          : `SELECT min(h.day)::text AS first FROM ${s.from} WHERE ${s.where}`;
   const rows = await db.query<{ first: string | null }>(sql, s.params);
   const first = rows[0]?.first;
   return first ? Date.parse(first) : null;
@@ -56,7 +135,7 @@ export async function activeBefore(
   const rows = await db.query<{ n: number }>(
     `SELECT coalesce(sum(h.net), 0)::int AS n FROM ${s.from}
      WHERE ${s.where} AND h.role_category = ANY($1::text[]) AND h.day < $2::date`,
-    [categories, beforeDay, ...s.params],
+    [keysOf(scope, categories).asked, beforeDay, ...s.params],
   );
   return rows[0]?.n ?? 0;
 }
@@ -68,21 +147,22 @@ export async function daysInRange(
   categories: readonly string[],
   fromDay: string,
   toDay: string,
-  clientFacing: readonly string[],
 ): Promise<DayRow[]> {
-  const s = source(scope, 5);
+  const s = source(scope, 6);
+  const k = keysOf(scope, categories);
   return db.query<DayRow>(
     `SELECT h.day::text AS day,
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS opened,
        coalesce(sum(h.reopened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS reopened,
        coalesce(sum(h.closed) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS closed,
        coalesce(sum(h.net) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS net,
-       sum(h.opened)::int AS "openedAll",
+       coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($5::text[])), 0)::int AS "openedAll",
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($4::text[])), 0)::int AS "openedClientFacing"
      FROM ${s.from}
      WHERE ${s.where} AND h.day >= $2::date AND h.day <= $3::date
+       AND h.role_category = ANY($1::text[] || $4::text[] || $5::text[])
      GROUP BY h.day ORDER BY h.day`,
-    [categories, fromDay, toDay, clientFacing, ...s.params],
+    [k.asked, fromDay, toDay, k.clientFacing, k.all, ...s.params],
   );
 }
 
@@ -183,7 +263,7 @@ export async function openedJobs(
   );
 }
 
-/** Recomputes hiring_daily and hiring_daily_all from job_events; returns the number of company-day rows. */
+/** Recomputes the hiring rollups from job_events and company tags; returns the number of company-day rows. */
 export async function rebuildRollups(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT rebuild_hiring_daily() AS n');
   return rows[0]?.n ?? 0;

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
-import { ROLE_CATEGORIES, type RoleCategory } from '../../src/catalog/vocabulary.js';
+import { setCompanyTags, type TagInput } from '../../src/catalog/tags.js';
+import {
+  CLIENT_FACING_CATEGORIES,
+  ROLE_CATEGORIES,
+  type RoleCategory,
+} from '../../src/catalog/vocabulary.js';
 import { rebuildSignals } from '../../src/cli/signals.js';
 import { activeBoards, markBoardScraped, upsertBoards } from '../../src/pipeline/store/boards.js';
 import {
@@ -8,13 +13,16 @@ import {
   deactivateBoardJobs,
   writeBoardPostings,
 } from '../../src/pipeline/store/jobs.js';
+import { activeBefore, daysInRange, type Scope } from '../../src/signals/store.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**
  * The rollups kept by the trigger as the pipeline writes equal the rollups a rebuild computes from the events, on
  * a generated history: eight companies with one or two boards each, scraped daily for 120 days through the
  * pipeline's own job writes, with postings opening, closing, coming back and being reclassified, a board that
- * vanishes, a company deleted, and companies whose boards are added late (coverage, not openings).
+ * vanishes, a company deleted, and companies whose boards are added late (coverage, not openings). Companies carry
+ * tags (one stage, one or two industries, so some share two industries) that change along the way: re-tagged,
+ * delisted and listed again, a tag deleted.
  */
 
 const DAY = 86_400_000;
@@ -59,6 +67,27 @@ function posting(p: BoardState['pool'][number]): ClassifiedPosting {
   };
 }
 
+const STAGES = ['seed', 'growth', 'public'];
+const INDUSTRIES = ['legal', 'insurance', 'healthcare'];
+
+let draws = 0;
+
+/** One stage and one industry, or two on every other draw. */
+function drawTags(random: () => number): TagInput[] {
+  const pick = (list: string[]) => list[Math.floor(random() * list.length)] as string;
+  const first = Math.floor(random() * INDUSTRIES.length);
+  const industries = [first, ...(draws++ % 2 === 0 ? [first + 1] : [])].map(
+    (i) => INDUSTRIES[i % INDUSTRIES.length] as string,
+  );
+  return [
+    { dimension: 'stage', value: pick(STAGES) },
+    ...industries.map((value): TagInput => ({ dimension: 'industry', value })),
+  ];
+}
+
+const tagCompany = (companyId: string, random: () => number) =>
+  t.deps.db.transaction((tx) => setCompanyTags(tx, companyId, drawTags(random), clock.now()));
+
 async function makeBoards(random: () => number): Promise<BoardState[]> {
   const boards: BoardState[] = [];
   for (let c = 0; c < 8; c++) {
@@ -66,6 +95,7 @@ async function makeBoards(random: () => number): Promise<BoardState[]> {
     const { id } = await t.deps.db.transaction((tx) =>
       upsertCompanyByDomain(tx, `company${c}.example`, { name }, clock.now()),
     );
+    await tagCompany(id, random);
     const tokens = c % 3 === 0 ? [`c${c}a`, `c${c}b`] : [`c${c}a`];
     await t.deps.db.transaction((tx) =>
       upsertBoards(
@@ -131,6 +161,15 @@ beforeAll(async () => {
       await t.deps.db.transaction((tx) => deactivateBoardJobs(tx, gone.boardId, clock.now()));
       boards.splice(boards.indexOf(gone), 1);
     }
+    // Re-enrichment changes tags; a company is delisted and listed again; a tag goes.
+    if (day === 40 || day === 100)
+      for (const id of new Set(boards.map((b) => b.companyId)))
+        if (random() < 0.5) await tagCompany(id, random);
+    const listed = (active: boolean) =>
+      t.deps.db.query('UPDATE companies SET active = $2 WHERE id = $1', [boards[0]?.companyId, active]);
+    if (day === 60) await listed(false);
+    if (day === 80) await listed(true);
+    if (day === 110) await t.deps.db.query(`DELETE FROM tags WHERE dimension = 'stage' AND slug = 'public'`);
     if (day === 90) {
       const victim = boards.at(-1) as BoardState;
       await t.deps.db.query('DELETE FROM companies WHERE id = $1', [victim.companyId]);
@@ -151,8 +190,15 @@ describe('hiring rollups', () => {
     expect(kinds.map((k) => k.kind)).toEqual(['closed', 'initial', 'opened', 'reclassified', 'reopened']);
     const daily = await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category');
     const all = await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category');
+    const byTag = await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category');
     expect(daily.length).toBeGreaterThan(500);
-    const trends = (await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json();
+    expect(byTag.length).toBeGreaterThan(500);
+    const trendUrls = [
+      '/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28',
+      '/api/v1/trends?interval=day&from=2026-05-01&to=2026-08-28&industry=legal,insurance&client_facing=true',
+      '/api/v1/trends?interval=month&from=2026-05-01&to=2026-08-28&stage=seed&role_category=fde',
+    ];
+    const trends = await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()));
     const company = (await table('SELECT slug FROM companies ORDER BY slug LIMIT 1'))[0]?.slug as string;
     const series = (
       await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)
@@ -162,9 +208,8 @@ describe('hiring rollups', () => {
     expect(result).toEqual({ rows: daily.length, changed: false });
     expect(await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category')).toEqual(daily);
     expect(await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category')).toEqual(all);
-    expect((await t.get('/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28')).json()).toEqual(
-      trends,
-    );
+    expect(await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category')).toEqual(byTag);
+    expect(await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()))).toEqual(trends);
     expect(
       (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json(),
     ).toEqual(series);
@@ -179,11 +224,49 @@ describe('hiring rollups', () => {
     );
     expect(fromRollups).toEqual(fromJobs);
     const catalog = await table(
-      'SELECT role_category, sum(net)::int AS n FROM hiring_daily_all GROUP BY 1 HAVING sum(net) <> 0 ORDER BY 1',
+      `SELECT role_category, sum(net)::int AS n FROM hiring_daily_all WHERE role_category NOT LIKE '(%'
+       GROUP BY 1 HAVING sum(net) <> 0 ORDER BY 1`,
     );
     expect(catalog).toEqual(
       await table('SELECT role_category, count(*)::int AS n FROM jobs WHERE active GROUP BY 1 ORDER BY 1'),
     );
+    const groups = await table(
+      `SELECT role_category, sum(net)::int AS n FROM hiring_daily_all WHERE role_category LIKE '(%'
+       GROUP BY 1 ORDER BY 1`,
+    );
+    expect(groups).toEqual(
+      await t.deps.db.query(
+        `SELECT '(all)' AS role_category, count(*)::int AS n FROM jobs WHERE active
+         UNION ALL SELECT '(client_facing)', count(*)::int FROM jobs WHERE active AND role_category = ANY($1::text[])`,
+        [CLIENT_FACING_CATEGORIES],
+      ),
+    );
+  });
+
+  it('per tag equal the sum over the listed companies carrying the tags, whatever the tags did', async () => {
+    const categories = [[...ROLE_CATEGORIES], [...CLIENT_FACING_CATEGORIES], ['fde'], ['fde', 'csm']];
+    const filters = [{ stage: ['seed'] }, { industry: ['legal', 'insurance'] }, { industry: INDUSTRIES }];
+    const shared = await table(
+      `SELECT count(*)::int AS n FROM (SELECT company_id FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
+       WHERE t.dimension = 'industry' GROUP BY 1 HAVING count(*) > 1) x`,
+    );
+    // Some companies carry two of the industries: the per-tag sums overcount them unless corrected.
+    expect(shared[0]?.n).toBeGreaterThan(0);
+    for (const tags of filters) {
+      const [dimension, slugs] = Object.entries(tags)[0] as ['stage' | 'industry', string[]];
+      const tagged: Scope = { kind: 'tagged', dimension, slugs };
+      const direct: Scope = { kind: 'filtered', filters: { tags } };
+      for (const cats of categories) {
+        const read = (scope: Scope) =>
+          Promise.all([
+            activeBefore(t.deps.db, scope, cats, '2026-07-01'),
+            daysInRange(t.deps.db, scope, cats, '2026-07-01', '2026-08-28'),
+          ]);
+        const [before, days] = await read(tagged);
+        expect(days.length).toBeGreaterThan(10);
+        expect([before, days]).toEqual(await read(direct));
+      }
+    }
   });
 
   it('a rebuild notices rollups that drifted from the events, and repairs them', async () => {
@@ -198,5 +281,6 @@ describe('hiring rollups', () => {
     await t.deps.db.query('TRUNCATE jobs CASCADE');
     expect(await table('SELECT count(*)::int AS n FROM hiring_daily')).toEqual([{ n: 0 }]);
     expect(await table('SELECT count(*)::int AS n FROM hiring_daily_all')).toEqual([{ n: 0 }]);
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_tag')).toEqual([{ n: 0 }]);
   });
 });
