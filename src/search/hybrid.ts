@@ -3,7 +3,7 @@ import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/r
 import type { Hit, TopK } from '../catalog/replica/vector-index.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
-import { rawTokens } from './embedders/static.js';
+import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
 import { type Highlighter, highlighter } from './highlight.js';
@@ -15,9 +15,11 @@ import {
   NAME_SIMILARITY,
   placeLists,
   planJobQuery,
+  roleLists,
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
+import { QueryTermParser } from './query-terms.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 
@@ -82,6 +84,7 @@ interface Shortlist {
 export class HybridSearch implements SearchService {
   private readonly sql: KeywordSearch;
   private readonly understanding = new QueryUnderstanding();
+  private readonly terms = new QueryTermParser(readLexicon().lexicon);
   private readonly queryVectors = new Map<string, Float32Array>();
   /**
    * Job shortlists by query, filters and size: the pages of one search (page=2, another limit) and repeats of it
@@ -232,11 +235,13 @@ export class HybridSearch implements SearchService {
     const hybrid = this.mode === 'hybrid';
     const masks = index.jobMasks(filters);
     const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
+    const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
     // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
     // test per place.
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
-    const atPlace = (a: JobAttrs) => locations().has(a.location);
+    const remote = places.includes('remote');
+    const atPlace = (a: JobAttrs) => (remote && a.remote) || locations().has(a.location);
     const intent = plan.intent;
     const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
     const wanted: TopK<JobAttrs>[] = vector
@@ -265,9 +270,10 @@ export class HybridSearch implements SearchService {
       this.mode === 'semantic'
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
+    if (hybrid) lists.push(...roleLists(KeywordIndex.of(index), plan, terms.text, masks, this.n));
     if (hybrid && places.length > 0) {
       const at = () => index.jobCodes.at(masks, locations());
-      lists.push(...placeLists(KeywordIndex.of(index), plan.text, places, at, this.n));
+      lists.push(...placeLists(KeywordIndex.of(index), terms.text, at, this.n));
     }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
     if (vectors?.rest && intent && atCompany) {
@@ -283,6 +289,7 @@ export class HybridSearch implements SearchService {
       const roles = new Set<string>(hybrid ? this.understanding.roles(plan.text) : []);
       const boosts = jobBoosts(lists, this.k, (id) => index.jobs.attributes(id), {
         roles,
+        ...(hybrid && { units: intent ? this.terms.parse(intent.text, places, false).units : terms.units }),
         ...(places.length > 0 && { atPlace }),
         ...(intent &&
           atCompany && {

@@ -6,6 +6,8 @@ import type { RankedList } from './fusion.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import type { Correction } from './spelling.js';
+import type { QueryUnit } from './query-terms.js';
+import { titleFit } from './title-fit.js';
 import type { NameMatch } from './trigram.js';
 
 /**
@@ -110,31 +112,50 @@ export function keywordLists(
 const HINT = 0.5;
 /** A named company's jobs matching what the query asks of it: above every other match. */
 const INTENT = 1;
+/**
+ * A title that answers every unit of the query, and nothing else, gains this many first places in one list
+ * (less as it answers fewer units or holds more words than asked for): the fused lists decide among titles
+ * that fit alike.
+ */
+const FIT = 1.5;
+/** A job at the place the query names, in first places, scaled by how well its title fits the rest. */
+const PLACE = 1.5;
+
+export interface BoostHints {
+  roles: ReadonlySet<string>;
+  atPlace?: (a: JobAttrs) => boolean;
+  intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
+  /** The query's units (query-terms.ts), without its places and its company. */
+  units?: readonly QueryUnit[];
+}
 
 /**
- * Boosts of fused jobs: the role the query names, the place it names, and for a company + role query, the
- * company's jobs whose title matches the rest of the query or whose role it names.
+ * Boosts of fused jobs: how well the title fits the query, the role the query names, the place it names (for
+ * jobs whose title fits the rest), and for a company + role query, the company's jobs whose title matches the
+ * rest of the query or whose role it names.
  */
 export function jobBoosts(
   lists: readonly RankedList[],
   k: number,
   at: (id: string) => JobAttrs | undefined,
-  hints: {
-    roles: ReadonlySet<string>;
-    atPlace?: (a: JobAttrs) => boolean;
-    intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
-  },
+  hints: BoostHints,
 ): Map<string, number> {
   const boosts = new Map<string, number>();
   const { roles, atPlace, intent } = hints;
-  if (roles.size === 0 && !atPlace && !intent) return boosts;
-  const hint = HINT / (k + 1);
+  const units = hints.units ?? [];
+  if (roles.size === 0 && !atPlace && !intent && units.length === 0) return boosts;
+  const first = 1 / (k + 1);
+  const seen = new Set<string>();
   for (const list of lists) {
     for (const id of list.ids) {
-      if (boosts.has(id)) continue;
+      if (seen.has(id)) continue;
+      seen.add(id);
       const attrs = at(id);
       if (!attrs) continue;
-      let score = (roles.has(attrs.role) ? hint : 0) + (atPlace?.(attrs) ? hint : 0);
+      let score = roles.has(attrs.role) ? HINT * first : 0;
+      const fit = units.length > 0 ? titleFit(units, attrs.title, attrs.role) : undefined;
+      if (fit) score += FIT * first * fit.coverage ** 2 * (0.5 + 0.5 * fit.precision);
+      if (atPlace?.(attrs)) score += PLACE * first * (fit ? fit.coverage : 1);
       if (
         intent &&
         attrs.companyId === intent.companyId &&
@@ -147,16 +168,29 @@ export function jobBoosts(
   return boosts;
 }
 
+/**
+ * The role part of the query anywhere, when it differs from the query as corrected: its places left out and
+ * its abbreviations spelled out ("PM london" -> "product manager", "NYC FDE" -> "forward deployed engineer").
+ */
+export function roleLists(
+  words: KeywordIndex,
+  plan: JobQueryPlan,
+  rest: string,
+  masks: RowMasks | null,
+  n: number,
+): RankedList[] {
+  if (rest.trim() === '' || allWordsKey(rest) === allWordsKey(plan.text)) return [];
+  return [{ name: 'keyword', ids: words.allWords(allWordsQuery(rest), masks, n) }];
+}
+
+const allWordsKey = (text: string) => JSON.stringify(allWordsQuery(text));
+
 /** Jobs at the places named whose titles hold the rest of the query ("product manager san francisco"). */
 export function placeLists(
   words: KeywordIndex,
-  text: string,
-  places: readonly string[],
+  rest: string,
   at: () => RowMasks | null,
   n: number,
 ): RankedList[] {
-  let rest = ` ${text.toLowerCase()} `;
-  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
-  rest = rest.trim();
-  return rest === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
+  return rest.trim() === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
 }
