@@ -204,7 +204,7 @@ export class HybridSearch implements SearchService {
     const plan =
       this.mode === 'semantic'
         ? { query: q, text: q, corrections: [], named: [] }
-        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid');
+        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.namesPlace(w));
     const vector =
       this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(plan.text)) : undefined;
     // A company + role query also ranks the company's jobs by what it asks of it ("solutions").

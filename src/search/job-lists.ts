@@ -34,8 +34,17 @@ const ANY_WORD_WEIGHT = 0.5;
 /** Weight of the all-words list of the corrected query: below the words as typed, so exact matches lead. */
 const TYPO_WEIGHT = 0.8;
 
-export function planJobQuery(words: KeywordIndex, q: string, hybrid: boolean): JobQueryPlan {
-  const { text, corrections } = words.corrected(q);
+/**
+ * The query understood: misspellings corrected (but not words that name a place where jobs are, `isPlace`:
+ * "york" is no misspelling of "work"), and in hybrid mode the companies it names.
+ */
+export function planJobQuery(
+  words: KeywordIndex,
+  q: string,
+  hybrid: boolean,
+  isPlace?: (word: string) => boolean,
+): JobQueryPlan {
+  const { text, corrections } = words.corrected(q, isPlace);
   if (!hybrid) return { query: q, text, corrections, named: [] };
   const named = words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5);
   const intent = companyIntent(
@@ -48,7 +57,7 @@ export function planJobQuery(words: KeywordIndex, q: string, hybrid: boolean): J
     text,
     corrections,
     named,
-    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest).text } }),
+    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest, isPlace).text } }),
   };
 }
 

@@ -225,9 +225,9 @@ export class KeywordIndex extends KeywordDocuments {
   /**
    * The query with each misspelled word replaced by its correction from the vocabulary (spelling.ts), and the
    * corrections made; the text unchanged when it needs none. The last word is known when it is a prefix of a
-   * known lexeme (the keyword list matches it as one).
+   * known lexeme (the keyword list matches it as one). Words `keep` accepts (place names) are left as they are.
    */
-  corrected(q: string): { text: string; corrections: Correction[] } {
+  corrected(q: string, keep?: (word: string) => boolean): { text: string; corrections: Correction[] } {
     const words = wordsOf(q);
     const corrections: Correction[] = [];
     let text = '';
@@ -239,7 +239,7 @@ export class KeywordIndex extends KeywordDocuments {
         ? this.expand(w.lexeme).reduce((sum, l) => sum + frequency(l), 0)
         : frequency(w.lexeme);
       const c = this.spelling.correct(w.word, w.lexeme, own, frequency);
-      if (!c) continue;
+      if (!c || keep?.(w.word)) continue;
       corrections.push(c);
       text += q.slice(at, w.start) + c.to;
       at = w.end;
