@@ -163,7 +163,7 @@ export function jobBoosts(
       if (!attrs) continue;
       let score = roles.has(attrs.role) ? HINT * first : 0;
       const fit = units.length > 0 ? titleFit(units, attrs.title, attrs.role) : undefined;
-      if (fit) score += FIT * first * fit.coverage ** 2 * (0.5 + 0.5 * fit.precision);
+      if (fit) score += FIT * first * fit.coverage ** 2 * (0.5 + 0.25 * fit.precision + 0.25 * fit.order);
       if (atPlace?.(attrs)) score += PLACE * first * (fit ? fit.coverage : 1);
       if (
         intent &&
