@@ -333,7 +333,11 @@ export class HybridSearch implements SearchService {
             .slice(0, this.n)
             .map((m) => m.id),
         });
-        pinned = words.exactCompanies(q, pass);
+        // The exact name first; else the names a typo away ("anthropc"), nearest first.
+        const exact = words.exactCompanies(q, pass);
+        const corrected = words.correctedCompanies(q, pass);
+        if (exact.length > 0) lists.push({ ids: corrected });
+        pinned = exact.length > 0 ? exact : corrected;
       }
     }
     if (this.mode !== 'keyword') {

@@ -6,7 +6,7 @@ import type { IntentLookup } from './company-intent.js';
 import { KeywordDocuments } from './keyword-documents.js';
 import { type AllWordsQuery, wordsOf } from './lexemes.js';
 import type { PostingList } from './posting-list.js';
-import type { Correction } from './spelling.js';
+import { allowedEdits, type Correction, editDistance } from './spelling.js';
 import type { NameMatch } from './trigram.js';
 import { type RankTerm, tsRank } from './ts-rank.js';
 
@@ -220,6 +220,29 @@ export class KeywordIndex extends KeywordDocuments {
       const a = this.companies.attributes(id);
       return a !== undefined && accept(a);
     });
+  }
+
+  /**
+   * Companies whose whole name is within the typo allowance of the query (spelling.ts: one edit from 4
+   * characters, two from 8), nearest first, then by name: "anthropc" finds Anthropic. Exact names are not
+   * among them (exactCompanies has those), so a correction never passes for an exact match.
+   */
+  correctedCompanies(q: string, accept: (a: CompanyAttrs) => boolean): string[] {
+    const query = q.toLowerCase().replace(/\s+/g, ' ').trim();
+    const edits = allowedEdits(query.length);
+    if (edits === 0) return [];
+    const found: { distance: number; name: string; id: string }[] = [];
+    for (const [name, ids] of this.byLowerName) {
+      if (name === query || Math.abs(name.length - query.length) > edits) continue;
+      const distance = editDistance(query, name, edits);
+      if (distance > edits) continue;
+      for (const id of ids) {
+        const a = this.companies.attributes(id);
+        if (a !== undefined && accept(a)) found.push({ distance, name, id });
+      }
+    }
+    found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return found.map((f) => f.id);
   }
 
   /**
