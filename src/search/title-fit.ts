@@ -13,7 +13,7 @@ import type { QueryUnit } from './query-terms.js';
 export interface Fit {
   coverage: number;
   precision: number;
-  /** The share of consecutive query units that stand next to each other, in order, in the title. */
+  /** The share of consecutive query words that stand next to each other, in order, in the title. */
   order: number;
 }
 
@@ -37,33 +37,37 @@ export function titleFit(units: readonly QueryUnit[], title: string, role: strin
   const used = new Uint8Array(words.length);
   let satisfied = 0;
   let byRole = 0;
-  // Consecutive units found next to each other, in the query's order ("product manager" in "Product Manager,
-  // Growth" but not in "Product Marketing Manager").
-  let adjacent = 0;
-  let end = -2;
+  // Where each query lexeme stands in the title, in query order (-1: not there).
+  const at: number[] = [];
   for (const u of units) {
-    let span: [number, number] | undefined;
+    let found: number[] | undefined;
     for (const alt of u.alternatives) {
-      const at = alt.map((l) => words.findIndex((w) => w === l || (u.prefix && w.startsWith(l))));
-      if (at.every((i) => i >= 0)) {
-        for (const i of at) used[i] = 1;
-        span = [Math.min(...at), Math.max(...at)];
+      const where = alt.map((l) => words.findIndex((w) => w === l || (u.prefix && w.startsWith(l))));
+      if (where.every((i) => i >= 0)) {
+        found = where;
         break;
       }
     }
-    if (span) {
+    if (found) {
       satisfied++;
-      if (span[0] === end + 1) adjacent++;
-    } else if (u.roles.has(role)) {
-      satisfied++;
-      byRole += u.alternatives[0]!.length;
+      for (const i of found) used[i] = 1;
+      at.push(...found);
+    } else {
+      if (u.roles.has(role)) {
+        satisfied++;
+        byRole += u.alternatives[0]!.length;
+      }
+      for (const _ of u.alternatives[0]!) at.push(-1);
     }
-    end = span ? span[1] : -2;
   }
+  // Consecutive query lexemes found next to each other, in order ("product manager" in "Product Manager,
+  // Growth" but not in "Product Marketing Manager").
+  let adjacent = 0;
+  for (let i = 1; i < at.length; i++) if (at[i - 1]! >= 0 && at[i] === at[i - 1]! + 1) adjacent++;
   const explained = used.reduce((a, b) => a + b, 0) + byRole;
   return {
     coverage: satisfied / units.length,
     precision: Math.min(1, explained / words.length),
-    order: units.length > 1 ? adjacent / (units.length - 1) : satisfied,
+    order: at.length > 1 ? adjacent / (at.length - 1) : satisfied,
   };
 }
