@@ -270,7 +270,10 @@ export class HybridSearch implements SearchService {
       this.mode === 'semantic'
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
-    if (hybrid) lists.push(...roleLists(KeywordIndex.of(index), plan, terms.text, masks, this.n));
+    if (hybrid) {
+      const ofRoles = () => index.jobCodes.ofRoles(masks, terms.roles);
+      lists.push(...roleLists(KeywordIndex.of(index), plan, terms, masks, ofRoles, this.n));
+    }
     if (hybrid && places.length > 0) {
       const at = () => index.jobCodes.at(masks, locations());
       lists.push(...placeLists(KeywordIndex.of(index), terms.text, at, this.n));

@@ -6,7 +6,7 @@ import type { RankedList } from './fusion.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
 import type { Correction } from './spelling.js';
-import type { QueryUnit } from './query-terms.js';
+import type { QueryTerms, QueryUnit } from './query-terms.js';
 import { titleFit } from './title-fit.js';
 import type { NameMatch } from './trigram.js';
 
@@ -184,12 +184,20 @@ export function jobBoosts(
 export function roleLists(
   words: KeywordIndex,
   plan: JobQueryPlan,
-  rest: string,
+  terms: QueryTerms,
   masks: RowMasks | null,
+  ofRoles: () => RowMasks,
   n: number,
 ): RankedList[] {
-  if (rest.trim() === '' || allWordsKey(rest) === allWordsKey(plan.text)) return [];
-  return [{ name: 'keyword', ids: words.allWords(allWordsQuery(rest), masks, n) }];
+  const rest = terms.text;
+  const lists: RankedList[] = [];
+  if (rest.trim() !== '' && allWordsKey(rest) !== allWordsKey(plan.text))
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(rest), masks, n) });
+  // The role phrases understood as their categories ("customer-facing engineer": engineers of the seven
+  // client-facing categories, whatever their titles call the role).
+  if (terms.roles.length > 0 && terms.others.trim() !== '')
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(terms.others), ofRoles(), n) });
+  return lists;
 }
 
 const allWordsKey = (text: string) => JSON.stringify(allWordsQuery(text));

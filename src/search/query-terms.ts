@@ -22,6 +22,10 @@ export interface QueryTerms {
   units: QueryUnit[];
   /** The words of the units, abbreviations spelled out ("PM london" -> "product manager"): the role part. */
   text: string;
+  /** The categories its role phrases name, and the words outside them ("customer-facing engineer": the seven
+   * client-facing categories, "engineer"). */
+  roles: string[];
+  others: string;
 }
 
 /**
@@ -68,6 +72,8 @@ export class QueryTermParser {
     }
     const units: QueryUnit[] = [];
     const words: string[] = [];
+    const roles = new Set<string>();
+    const others: string[] = [];
     for (let i = 0; i < tokens.length; ) {
       if (!keep[i]) {
         i++;
@@ -81,12 +87,14 @@ export class QueryTermParser {
       const alternatives = [own, ...(alias !== undefined ? [alias] : [])]
         .map((t) => lexemes(t).map((l) => l.lexeme))
         .filter((a) => a.length > 0);
-      const roles = phrase?.roles ?? (alias !== undefined ? this.rolesOf(alias) : new Set<string>());
-      if (alternatives.length > 0) units.push({ alternatives, roles, prefix: last });
+      const named = phrase?.roles ?? (alias !== undefined ? this.rolesOf(alias) : new Set<string>());
+      if (alternatives.length > 0) units.push({ alternatives, roles: named, prefix: last });
       words.push(alias ?? own);
+      for (const r of named) roles.add(r);
+      if (named.size === 0) others.push(alias ?? own);
       i += span;
     }
-    return { units, text: words.join(' ') };
+    return { units, text: words.join(' '), roles: [...roles], others: others.join(' ') };
   }
 
   /** The categories whose role phrase the whole text is ("customer success manager" -> csm). */
