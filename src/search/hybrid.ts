@@ -1,4 +1,3 @@
-import { companyFilterSql } from '../catalog/filters.js';
 import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-index.js';
 import type { Hit, TopK } from '../catalog/replica/vector-index.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
@@ -13,13 +12,12 @@ import {
   jobBoosts,
   keywordLists,
   NAME_SIMILARITY,
-  placeLists,
   planJobQuery,
-  roleLists,
+  understoodLists,
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
-import { QueryTermParser } from './query-terms.js';
+import { QueryTermParser, type QueryTerms } from './query-terms.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 
@@ -271,12 +269,9 @@ export class HybridSearch implements SearchService {
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
     if (hybrid) {
+      const at = places.length > 0 ? () => index.jobCodes.at(masks, locations()) : undefined;
       const ofRoles = () => index.jobCodes.ofRoles(masks, terms.roles);
-      lists.push(...roleLists(KeywordIndex.of(index), plan, terms, masks, ofRoles, this.n));
-    }
-    if (hybrid && places.length > 0) {
-      const at = () => index.jobCodes.at(masks, locations());
-      lists.push(...placeLists(KeywordIndex.of(index), terms.text, at, this.n));
+      lists.push(...understoodLists(KeywordIndex.of(index), plan, terms, { masks, ofRoles, at }, this.n));
     }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
     if (vectors?.rest && intent && atCompany) {
@@ -289,25 +284,35 @@ export class HybridSearch implements SearchService {
     }
     const fuse = (found: Hit[][]): Scored[] => {
       for (const [i, hits] of found.entries()) lists.push({ name: semantic[i]!, ids: hits.map((h) => h.id) });
-      const roles = new Set<string>(hybrid ? this.understanding.roles(plan.text) : []);
+      const hints = hybrid
+        ? this.hints(plan, terms, places, atCompany && matched)
+        : { roles: new Set<string>() };
       const boosts = jobBoosts(lists, this.k, (id) => index.jobs.attributes(id), {
-        roles,
-        ...(hybrid && { units: intent ? this.terms.parse(intent.text, places, false).units : terms.units }),
+        ...hints,
         ...(places.length > 0 && { atPlace }),
-        ...(intent &&
-          atCompany && {
-            intent: {
-              companyId: intent.companyId,
-              roles: new Set<string>(this.understanding.roles(intent.text)),
-              matched,
-            },
-          }),
       });
       return this.stage('fuse', () => fuseScored(lists, { k: this.k, boosts, ...out }));
     };
     if (!vector) return fuse([]);
     if (scan) return this.stage('scan.wait', () => scan).then(fuse);
     return fuse(this.stage('scan', () => index.jobs.searchEach(vector, wanted)));
+  }
+
+  /** What the boosts read of the query; `matched`: the named company's jobs matching the rest of it. */
+  private hints(plan: JobQueryPlan, terms: QueryTerms, places: string[], matched?: ReadonlySet<string>) {
+    const intent = plan.intent;
+    return {
+      roles: new Set<string>(this.understanding.roles(plan.text)),
+      units: intent ? this.terms.parse(intent.text, places, false).units : terms.units,
+      ...(intent &&
+        matched && {
+          intent: {
+            companyId: intent.companyId,
+            roles: new Set<string>(this.understanding.roles(intent.text)),
+            matched,
+          },
+        }),
+    };
   }
 
   async searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]> {
@@ -327,7 +332,7 @@ export class HybridSearch implements SearchService {
       lists.push({ ids: await this.sql.searchCompanies(q, filters, this.n) });
       if (this.mode === 'hybrid') {
         if (rawTokens(q).length > 1) {
-          lists.push({ ids: await this.anyWordCompanies(q, filters), weight: ANY_WORD_WEIGHT });
+          lists.push({ ids: await this.sql.anyWordCompanies(q, filters, this.n), weight: ANY_WORD_WEIGHT });
         }
         const words = KeywordIndex.of(index);
         lists.push({
@@ -337,9 +342,8 @@ export class HybridSearch implements SearchService {
             .map((m) => m.id),
         });
         // The exact name first; else the names a typo away ("anthropc"), nearest first.
-        const exact = words.exactCompanies(q, pass);
-        const corrected = words.correctedCompanies(q, pass);
-        if (exact.length > 0) lists.push({ ids: corrected });
+        const [exact, corrected] = [words.exactCompanies(q, pass), words.correctedCompanies(q, pass)];
+        lists.push({ ids: exact.length > 0 ? corrected : [] });
         pinned = exact.length > 0 ? exact : corrected;
       }
     }
@@ -384,18 +388,6 @@ export class HybridSearch implements SearchService {
       return undefined;
     }
   }
-
-  /** Any query word (OR of the stemmed lexemes), ranked by ts_rank: recall for paraphrases and long queries. */
-  private async anyWordCompanies(q: string, filters: CompanyFilters): Promise<string[]> {
-    const where = companyFilterSql(filters, 3);
-    const rows = await this.opts.db.query<{ id: string }>(
-      `SELECT c.id FROM companies c, ${ANY_WORD_TSQUERY} AS w
-        WHERE w.q IS NOT NULL AND c.search_tsv @@ w.q AND ${where.sql}
-        ORDER BY ts_rank(c.search_tsv, w.q) DESC, c.id LIMIT $2`,
-      [q, this.n, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
 }
 
 /**
@@ -406,6 +398,3 @@ export class HybridSearch implements SearchService {
 export function usesOperators(q: string): boolean {
   return /"|(^|\s)-[\p{L}\p{N}]|\sor\s/iu.test(q);
 }
-
-/** The query's lexemes joined with OR; NULL when it has none (only stop words). */
-const ANY_WORD_TSQUERY = `(SELECT nullif(replace(plainto_tsquery('english', $1)::text, ' & ', ' | '), '')::tsquery AS q)`;

@@ -5,8 +5,8 @@ import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
-import type { Correction } from './spelling.js';
 import type { QueryTerms, QueryUnit } from './query-terms.js';
+import type { Correction } from './spelling.js';
 import { titleFit } from './title-fit.js';
 import type { NameMatch } from './trigram.js';
 
@@ -178,36 +178,27 @@ export function jobBoosts(
 }
 
 /**
- * The role part of the query anywhere, when it differs from the query as corrected: its places left out and
- * its abbreviations spelled out ("PM london" -> "product manager", "NYC FDE" -> "forward deployed engineer").
+ * Lists from what the query was understood to ask: its role part anywhere, when it differs from the query as
+ * corrected (places left out, abbreviations spelled out: "PM london" -> "product manager"); the categories its
+ * role phrases name ("customer-facing engineer": engineers of the seven client-facing categories, whatever
+ * their titles call the role); and, when it names a place, the role part at that place.
  */
-export function roleLists(
+export function understoodLists(
   words: KeywordIndex,
   plan: JobQueryPlan,
   terms: QueryTerms,
-  masks: RowMasks | null,
-  ofRoles: () => RowMasks,
+  rows: { masks: RowMasks | null; ofRoles: () => RowMasks; at: (() => RowMasks) | undefined },
   n: number,
 ): RankedList[] {
   const rest = terms.text;
   const lists: RankedList[] = [];
-  if (rest.trim() !== '' && allWordsKey(rest) !== allWordsKey(plan.text))
-    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(rest), masks, n) });
-  // The role phrases understood as their categories ("customer-facing engineer": engineers of the seven
-  // client-facing categories, whatever their titles call the role).
+  if (rest.trim() === '') return lists;
+  if (allWordsKey(rest) !== allWordsKey(plan.text))
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(rest), rows.masks, n) });
   if (terms.roles.length > 0 && terms.others.trim() !== '')
-    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(terms.others), ofRoles(), n) });
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(terms.others), rows.ofRoles(), n) });
+  if (rows.at) lists.push({ name: 'place', ids: words.allWords(allWordsQuery(rest), rows.at(), n) });
   return lists;
 }
 
 const allWordsKey = (text: string) => JSON.stringify(allWordsQuery(text));
-
-/** Jobs at the places named whose titles hold the rest of the query ("product manager san francisco"). */
-export function placeLists(
-  words: KeywordIndex,
-  rest: string,
-  at: () => RowMasks | null,
-  n: number,
-): RankedList[] {
-  return rest.trim() === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
-}
