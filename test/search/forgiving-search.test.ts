@@ -100,6 +100,8 @@ describe('company names', () => {
   it('finds a company from a misspelled name', async () => {
     expect((await companies('anthropc'))[0]).toBe('Anthropic');
     expect((await companies('nortwind robotics'))[0]).toBe('Northwind Robotics');
+    // Two letters swapped: too few shared trigrams for the name-similarity list, within two edits.
+    expect((await companies('antrhopic'))[0]).toBe('Anthropic');
   });
 
   it('ranks the exact name above names one letter away', async () => {
