@@ -6,7 +6,7 @@ import { titleFit } from '../../src/search/title-fit.js';
 /** Query units (query-terms.ts) and how well a title answers them (title-fit.ts): pure functions. */
 
 const parser = new QueryTermParser(readLexicon().lexicon);
-const fit = (query: string, title: string, role = 'other', places: string[] = []) =>
+const fitOf = (query: string, title: string, role = 'other', places: string[] = []) =>
   titleFit(parser.parse(query, places, false).units, title, role);
 
 describe('QueryTermParser', () => {
@@ -36,24 +36,24 @@ describe('QueryTermParser', () => {
 
 describe('titleFit', () => {
   it('prefers the title holding the words together, in order, and nothing else', () => {
-    const exact = fit('data scientist', 'Data Scientist');
-    const longer = fit('data scientist', 'Data Scientist, Growth & Analytics');
+    const exact = fitOf('data scientist', 'Data Scientist');
+    const longer = fitOf('data scientist', 'Data Scientist, Growth & Analytics');
     expect(exact.coverage).toBe(1);
     expect(exact.precision).toBeGreaterThan(longer.precision);
-    expect(fit('product manager', 'Product Manager, Growth').order).toBe(1);
-    expect(fit('product manager', 'Product Marketing Manager').order).toBe(0);
+    expect(fitOf('product manager', 'Product Manager, Growth').order).toBe(1);
+    expect(fitOf('product manager', 'Product Marketing Manager').order).toBe(0);
   });
 
   it('counts an abbreviation met as itself or spelled out, and a role phrase met by the role', () => {
-    expect(fit('PM', 'Product Manager').coverage).toBe(1);
-    expect(fit('PM', 'PM - Finance Transformation').coverage).toBe(1);
-    expect(fit('customer-facing engineer', 'Deployment Engineer', 'fde').coverage).toBe(1);
-    expect(fit('customer-facing engineer', 'Platform Engineer', 'engineering').coverage).toBe(0.5);
+    expect(fitOf('PM', 'Product Manager').coverage).toBe(1);
+    expect(fitOf('PM', 'PM - Finance Transformation').coverage).toBe(1);
+    expect(fitOf('customer-facing engineer', 'Deployment Engineer', 'fde').coverage).toBe(1);
+    expect(fitOf('customer-facing engineer', 'Platform Engineer', 'engineering').coverage).toBe(0.5);
   });
 
   it('matches the last word as a prefix while it is being typed', () => {
     const units = parser.parse('kube', [], true).units;
     expect(titleFit(units, 'Kubernetes Platform Engineer', 'engineering').coverage).toBe(1);
-    expect(fit('kube', 'Kubernetes Platform Engineer').coverage).toBe(0);
+    expect(fitOf('kube', 'Kubernetes Platform Engineer').coverage).toBe(0);
   });
 });
