@@ -1,9 +1,8 @@
-import { companyFilterSql } from '../catalog/filters.js';
 import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-index.js';
 import type { Hit, TopK } from '../catalog/replica/vector-index.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
-import { rawTokens } from './embedders/static.js';
+import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
 import { type Highlighter, highlighter } from './highlight.js';
@@ -13,11 +12,12 @@ import {
   jobBoosts,
   keywordLists,
   NAME_SIMILARITY,
-  placeLists,
   planJobQuery,
+  understoodLists,
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index.js';
+import { QueryTermParser, type QueryTerms } from './query-terms.js';
 import { QueryUnderstanding } from './query-understanding.js';
 import type { SearchService } from './types.js';
 
@@ -82,6 +82,7 @@ interface Shortlist {
 export class HybridSearch implements SearchService {
   private readonly sql: KeywordSearch;
   private readonly understanding = new QueryUnderstanding();
+  private readonly terms = new QueryTermParser(readLexicon().lexicon);
   private readonly queryVectors = new Map<string, Float32Array>();
   /**
    * Job shortlists by query, filters and size: the pages of one search (page=2, another limit) and repeats of it
@@ -201,7 +202,7 @@ export class HybridSearch implements SearchService {
     const plan =
       this.mode === 'semantic'
         ? { query: q, text: q, corrections: [], named: [] }
-        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid');
+        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.namesPlace(w));
     const vector =
       this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(plan.text)) : undefined;
     // A company + role query also ranks the company's jobs by what it asks of it ("solutions").
@@ -232,11 +233,13 @@ export class HybridSearch implements SearchService {
     const hybrid = this.mode === 'hybrid';
     const masks = index.jobMasks(filters);
     const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
+    const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
     // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
     // test per place.
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
-    const atPlace = (a: JobAttrs) => locations().has(a.location);
+    const remote = places.includes('remote');
+    const atPlace = (a: JobAttrs) => (remote && a.remote) || locations().has(a.location);
     const intent = plan.intent;
     const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
     const wanted: TopK<JobAttrs>[] = vector
@@ -265,9 +268,10 @@ export class HybridSearch implements SearchService {
       this.mode === 'semantic'
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
-    if (hybrid && places.length > 0) {
-      const at = () => index.jobCodes.at(masks, locations());
-      lists.push(...placeLists(KeywordIndex.of(index), plan.text, places, at, this.n));
+    if (hybrid) {
+      const at = places.length > 0 ? () => index.jobCodes.at(masks, locations()) : undefined;
+      const ofRoles = () => index.jobCodes.ofRoles(masks, terms.roles);
+      lists.push(...understoodLists(KeywordIndex.of(index), plan, terms, { masks, ofRoles, at }, this.n));
     }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.
     if (vectors?.rest && intent && atCompany) {
@@ -280,24 +284,35 @@ export class HybridSearch implements SearchService {
     }
     const fuse = (found: Hit[][]): Scored[] => {
       for (const [i, hits] of found.entries()) lists.push({ name: semantic[i]!, ids: hits.map((h) => h.id) });
-      const roles = new Set<string>(hybrid ? this.understanding.roles(plan.text) : []);
+      const hints = hybrid
+        ? this.hints(plan, terms, places, atCompany && matched)
+        : { roles: new Set<string>() };
       const boosts = jobBoosts(lists, this.k, (id) => index.jobs.attributes(id), {
-        roles,
+        ...hints,
         ...(places.length > 0 && { atPlace }),
-        ...(intent &&
-          atCompany && {
-            intent: {
-              companyId: intent.companyId,
-              roles: new Set<string>(this.understanding.roles(intent.text)),
-              matched,
-            },
-          }),
       });
       return this.stage('fuse', () => fuseScored(lists, { k: this.k, boosts, ...out }));
     };
     if (!vector) return fuse([]);
     if (scan) return this.stage('scan.wait', () => scan).then(fuse);
     return fuse(this.stage('scan', () => index.jobs.searchEach(vector, wanted)));
+  }
+
+  /** What the boosts read of the query; `matched`: the named company's jobs matching the rest of it. */
+  private hints(plan: JobQueryPlan, terms: QueryTerms, places: string[], matched?: ReadonlySet<string>) {
+    const intent = plan.intent;
+    return {
+      roles: new Set<string>(this.understanding.roles(plan.text)),
+      units: intent ? this.terms.parse(intent.text, places, false).units : terms.units,
+      ...(intent &&
+        matched && {
+          intent: {
+            companyId: intent.companyId,
+            roles: new Set<string>(this.understanding.roles(intent.text)),
+            matched,
+          },
+        }),
+    };
   }
 
   async searchCompanies(query: string, filters: CompanyFilters, limit: number): Promise<string[]> {
@@ -317,7 +332,7 @@ export class HybridSearch implements SearchService {
       lists.push({ ids: await this.sql.searchCompanies(q, filters, this.n) });
       if (this.mode === 'hybrid') {
         if (rawTokens(q).length > 1) {
-          lists.push({ ids: await this.anyWordCompanies(q, filters), weight: ANY_WORD_WEIGHT });
+          lists.push({ ids: await this.sql.anyWordCompanies(q, filters, this.n), weight: ANY_WORD_WEIGHT });
         }
         const words = KeywordIndex.of(index);
         lists.push({
@@ -326,7 +341,10 @@ export class HybridSearch implements SearchService {
             .slice(0, this.n)
             .map((m) => m.id),
         });
-        pinned = words.exactCompanies(q, pass);
+        // The exact name first; else the names a typo away ("anthropc"), nearest first.
+        const [exact, corrected] = [words.exactCompanies(q, pass), words.correctedCompanies(q, pass)];
+        lists.push({ ids: exact.length > 0 ? corrected : [] });
+        pinned = exact.length > 0 ? exact : corrected;
       }
     }
     if (this.mode !== 'keyword') {
@@ -370,18 +388,6 @@ export class HybridSearch implements SearchService {
       return undefined;
     }
   }
-
-  /** Any query word (OR of the stemmed lexemes), ranked by ts_rank: recall for paraphrases and long queries. */
-  private async anyWordCompanies(q: string, filters: CompanyFilters): Promise<string[]> {
-    const where = companyFilterSql(filters, 3);
-    const rows = await this.opts.db.query<{ id: string }>(
-      `SELECT c.id FROM companies c, ${ANY_WORD_TSQUERY} AS w
-        WHERE w.q IS NOT NULL AND c.search_tsv @@ w.q AND ${where.sql}
-        ORDER BY ts_rank(c.search_tsv, w.q) DESC, c.id LIMIT $2`,
-      [q, this.n, ...where.params],
-    );
-    return rows.map((r) => r.id);
-  }
 }
 
 /**
@@ -392,6 +398,3 @@ export class HybridSearch implements SearchService {
 export function usesOperators(q: string): boolean {
   return /"|(^|\s)-[\p{L}\p{N}]|\sor\s/iu.test(q);
 }
-
-/** The query's lexemes joined with OR; NULL when it has none (only stop words). */
-const ANY_WORD_TSQUERY = `(SELECT nullif(replace(plainto_tsquery('english', $1)::text, ' & ', ' | '), '')::tsquery AS q)`;

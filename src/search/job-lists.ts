@@ -5,7 +5,9 @@ import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { allWordsQuery, distinctLexemes } from './lexemes.js';
+import type { QueryTerms, QueryUnit } from './query-terms.js';
 import type { Correction } from './spelling.js';
+import { titleFit } from './title-fit.js';
 import type { NameMatch } from './trigram.js';
 
 /**
@@ -32,8 +34,17 @@ const ANY_WORD_WEIGHT = 0.5;
 /** Weight of the all-words list of the corrected query: below the words as typed, so exact matches lead. */
 const TYPO_WEIGHT = 0.8;
 
-export function planJobQuery(words: KeywordIndex, q: string, hybrid: boolean): JobQueryPlan {
-  const { text, corrections } = words.corrected(q);
+/**
+ * The query understood: misspellings corrected (but not words that name a place where jobs are, `isPlace`:
+ * "york" is no misspelling of "work"), and in hybrid mode the companies it names.
+ */
+export function planJobQuery(
+  words: KeywordIndex,
+  q: string,
+  hybrid: boolean,
+  isPlace?: (word: string) => boolean,
+): JobQueryPlan {
+  const { text, corrections } = words.corrected(q, isPlace);
   if (!hybrid) return { query: q, text, corrections, named: [] };
   const named = words.similarCompanies(q, NAME_SIMILARITY, (a) => a.active).slice(0, 5);
   const intent = companyIntent(
@@ -46,7 +57,7 @@ export function planJobQuery(words: KeywordIndex, q: string, hybrid: boolean): J
     text,
     corrections,
     named,
-    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest).text } }),
+    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest, isPlace).text } }),
   };
 }
 
@@ -110,31 +121,50 @@ export function keywordLists(
 const HINT = 0.5;
 /** A named company's jobs matching what the query asks of it: above every other match. */
 const INTENT = 1;
+/**
+ * A title that answers every unit of the query, and nothing else, gains this many first places in one list
+ * (less as it answers fewer units or holds more words than asked for): the fused lists decide among titles
+ * that fit alike.
+ */
+const FIT = 1.5;
+/** A job at the place the query names, in first places, scaled by how well its title fits the rest. */
+const PLACE = 1.5;
+
+export interface BoostHints {
+  roles: ReadonlySet<string>;
+  atPlace?: (a: JobAttrs) => boolean;
+  intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
+  /** The query's units (query-terms.ts), without its places and its company. */
+  units?: readonly QueryUnit[];
+}
 
 /**
- * Boosts of fused jobs: the role the query names, the place it names, and for a company + role query, the
- * company's jobs whose title matches the rest of the query or whose role it names.
+ * Boosts of fused jobs: how well the title fits the query, the role the query names, the place it names (for
+ * jobs whose title fits the rest), and for a company + role query, the company's jobs whose title matches the
+ * rest of the query or whose role it names.
  */
 export function jobBoosts(
   lists: readonly RankedList[],
   k: number,
   at: (id: string) => JobAttrs | undefined,
-  hints: {
-    roles: ReadonlySet<string>;
-    atPlace?: (a: JobAttrs) => boolean;
-    intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
-  },
+  hints: BoostHints,
 ): Map<string, number> {
   const boosts = new Map<string, number>();
   const { roles, atPlace, intent } = hints;
-  if (roles.size === 0 && !atPlace && !intent) return boosts;
-  const hint = HINT / (k + 1);
+  const units = hints.units ?? [];
+  if (roles.size === 0 && !atPlace && !intent && units.length === 0) return boosts;
+  const first = 1 / (k + 1);
+  const seen = new Set<string>();
   for (const list of lists) {
     for (const id of list.ids) {
-      if (boosts.has(id)) continue;
+      if (seen.has(id)) continue;
+      seen.add(id);
       const attrs = at(id);
       if (!attrs) continue;
-      let score = (roles.has(attrs.role) ? hint : 0) + (atPlace?.(attrs) ? hint : 0);
+      let score = roles.has(attrs.role) ? HINT * first : 0;
+      const fit = units.length > 0 ? titleFit(units, attrs.title, attrs.role) : undefined;
+      if (fit) score += FIT * first * fit.coverage ** 2 * (0.5 + 0.25 * fit.precision + 0.25 * fit.order);
+      if (atPlace?.(attrs)) score += PLACE * first * (fit ? fit.coverage : 1);
       if (
         intent &&
         attrs.companyId === intent.companyId &&
@@ -147,16 +177,28 @@ export function jobBoosts(
   return boosts;
 }
 
-/** Jobs at the places named whose titles hold the rest of the query ("product manager san francisco"). */
-export function placeLists(
+/**
+ * Lists from what the query was understood to ask: its role part anywhere, when it differs from the query as
+ * corrected (places left out, abbreviations spelled out: "PM london" -> "product manager"); the categories its
+ * role phrases name ("customer-facing engineer": engineers of the seven client-facing categories, whatever
+ * their titles call the role); and, when it names a place, the role part at that place.
+ */
+export function understoodLists(
   words: KeywordIndex,
-  text: string,
-  places: readonly string[],
-  at: () => RowMasks | null,
+  plan: JobQueryPlan,
+  terms: QueryTerms,
+  rows: { masks: RowMasks | null; ofRoles: () => RowMasks; at: (() => RowMasks) | undefined },
   n: number,
 ): RankedList[] {
-  let rest = ` ${text.toLowerCase()} `;
-  for (const p of [...places].sort((a, b) => b.length - a.length)) rest = rest.split(` ${p} `).join(' ');
-  rest = rest.trim();
-  return rest === '' ? [] : [{ name: 'place', ids: words.allWords(allWordsQuery(rest), at(), n) }];
+  const rest = terms.text;
+  const lists: RankedList[] = [];
+  if (rest.trim() === '') return lists;
+  if (allWordsKey(rest) !== allWordsKey(plan.text))
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(rest), rows.masks, n) });
+  if (terms.roles.length > 0 && terms.others.trim() !== '')
+    lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(terms.others), rows.ofRoles(), n) });
+  if (rows.at) lists.push({ name: 'place', ids: words.allWords(allWordsQuery(rest), rows.at(), n) });
+  return lists;
 }
+
+const allWordsKey = (text: string) => JSON.stringify(allWordsQuery(text));

@@ -6,7 +6,7 @@ import type { IntentLookup } from './company-intent.js';
 import { KeywordDocuments } from './keyword-documents.js';
 import { type AllWordsQuery, wordsOf } from './lexemes.js';
 import type { PostingList } from './posting-list.js';
-import type { Correction } from './spelling.js';
+import { allowedEdits, type Correction, editDistance } from './spelling.js';
 import type { NameMatch } from './trigram.js';
 import { type RankTerm, tsRank } from './ts-rank.js';
 
@@ -223,11 +223,34 @@ export class KeywordIndex extends KeywordDocuments {
   }
 
   /**
+   * Companies whose whole name is within the typo allowance of the query (spelling.ts: one edit from 4
+   * characters, two from 8), nearest first, then by name: "anthropc" finds Anthropic. Exact names are not
+   * among them (exactCompanies has those), so a correction never passes for an exact match.
+   */
+  correctedCompanies(q: string, accept: (a: CompanyAttrs) => boolean): string[] {
+    const query = q.toLowerCase().replace(/\s+/g, ' ').trim();
+    const edits = allowedEdits(query.length);
+    if (edits === 0) return [];
+    const found: { distance: number; name: string; id: string }[] = [];
+    for (const [name, ids] of this.byLowerName) {
+      if (name === query || Math.abs(name.length - query.length) > edits) continue;
+      const distance = editDistance(query, name, edits);
+      if (distance > edits) continue;
+      for (const id of ids) {
+        const a = this.companies.attributes(id);
+        if (a !== undefined && accept(a)) found.push({ distance, name, id });
+      }
+    }
+    found.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return found.map((f) => f.id);
+  }
+
+  /**
    * The query with each misspelled word replaced by its correction from the vocabulary (spelling.ts), and the
    * corrections made; the text unchanged when it needs none. The last word is known when it is a prefix of a
-   * known lexeme (the keyword list matches it as one).
+   * known lexeme (the keyword list matches it as one). Words `keep` accepts (place names) are left as they are.
    */
-  corrected(q: string): { text: string; corrections: Correction[] } {
+  corrected(q: string, keep?: (word: string) => boolean): { text: string; corrections: Correction[] } {
     const words = wordsOf(q);
     const corrections: Correction[] = [];
     let text = '';
@@ -239,7 +262,7 @@ export class KeywordIndex extends KeywordDocuments {
         ? this.expand(w.lexeme).reduce((sum, l) => sum + frequency(l), 0)
         : frequency(w.lexeme);
       const c = this.spelling.correct(w.word, w.lexeme, own, frequency);
-      if (!c) continue;
+      if (!c || keep?.(w.word)) continue;
       corrections.push(c);
       text += q.slice(at, w.start) + c.to;
       at = w.end;

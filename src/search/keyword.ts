@@ -84,4 +84,19 @@ export class KeywordSearch implements SearchService {
     );
     return rows.map((r) => r.id);
   }
+
+  /** Any query word (OR of the stemmed lexemes), ranked by ts_rank: recall for paraphrases and long queries. */
+  async anyWordCompanies(q: string, filters: CompanyFilters, n: number): Promise<string[]> {
+    const where = companyFilterSql(filters, 3);
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT c.id FROM companies c, ${ANY_WORD_TSQUERY} AS w
+        WHERE w.q IS NOT NULL AND c.search_tsv @@ w.q AND ${where.sql}
+        ORDER BY ts_rank(c.search_tsv, w.q) DESC, c.id LIMIT $2`,
+      [q, n, ...where.params],
+    );
+    return rows.map((r) => r.id);
+  }
 }
+
+/** The query's lexemes joined with OR; NULL when it has none (only stop words). */
+const ANY_WORD_TSQUERY = `(SELECT nullif(replace(plainto_tsquery('english', $1)::text, ' & ', ' | '), '')::tsquery AS q)`;

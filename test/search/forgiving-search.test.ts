@@ -27,6 +27,8 @@ beforeAll(async () => {
     ['Anthropic', 'anthropic.com'],
     ['Northwind Robotics', 'northwind.io'],
     ['Globex Data', 'globex.com'],
+    // One letter from Anthropic: a corrected match of "anthropic" that must not outrank the exact one.
+    ['Anthropix', 'anthropix.dev'],
   ] as const;
   const made: { id: string }[] = [];
   for (const [name, domain] of companies) made.push(await addCompany(t.deps.db, { name, domain }, now));
@@ -85,6 +87,33 @@ describe('typo tolerance', () => {
     const found = titles(await search('solutons -senior'));
     expect(found).toContain('Solutions Engineer @ Northwind Robotics');
     expect(found).not.toContain('Senior Solutions Engineer @ Globex Data');
+  });
+});
+
+describe('company names', () => {
+  const companies = async (query: string) => {
+    const res = await t.get(`/api/v1/companies?search=${encodeURIComponent(query)}`, null);
+    expect(res.statusCode).toBe(200);
+    return (res.json().data as { name: string }[]).map((c) => c.name);
+  };
+
+  it('finds a company from a misspelled name', async () => {
+    expect((await companies('anthropc'))[0]).toBe('Anthropic');
+    expect((await companies('nortwind robotics'))[0]).toBe('Northwind Robotics');
+    // Two letters swapped: too few shared trigrams for the name-similarity list, within two edits.
+    expect((await companies('antrhopic'))[0]).toBe('Anthropic');
+  });
+
+  it('ranks the exact name above names one letter away', async () => {
+    const found = await companies('anthropic');
+    expect(found[0]).toBe('Anthropic');
+    expect(found).toContain('Anthropix');
+    expect((await companies('anthropix'))[0]).toBe('Anthropix');
+  });
+
+  it("lists a misspelled company's jobs first in job search", async () => {
+    const found = await search('anthropc');
+    expect(found.slice(0, 4).every((i) => i.company.name === 'Anthropic')).toBe(true);
   });
 });
 

@@ -363,6 +363,14 @@ export abstract class CatalogStore {
     });
   }
 
+  /** Whether some active job's location holds this word (3+ letters) as a whole word. */
+  namesPlace(word: string): boolean {
+    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
+    const w = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
+    for (const loc of this.places.keys()) if (w.test(loc)) return true;
+    return false;
+  }
+
   /** The company with this slug (as stored: lower case), active or not; the job filter `company` resolves it. */
   companyIdBySlug(slug: string): string | undefined {
     return this.slugToCompany.get(slug);

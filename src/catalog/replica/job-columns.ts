@@ -93,6 +93,16 @@ export class JobCodes {
     return any || m.tests.length > 0 ? m : null;
   }
 
+  /** `base` narrowed to rows of these role categories. */
+  ofRoles(base: RowMasks | null, roles: readonly string[]): RowMasks {
+    const mask = new Uint8Array(this.roleCodes.size);
+    for (const r of roles) {
+      const code = this.roleCodes.get(r);
+      if (code !== undefined && (base?.roles == null || base.roles[code] === 1)) mask[code] = 1;
+    }
+    return { locations: null, company: null, remoteOnly: false, tests: [], ...base, roles: mask };
+  }
+
   /** `base` narrowed to rows at these locations (lower case, as JobAttrs.location). */
   at(base: RowMasks | null, locations: ReadonlySet<string>): RowMasks {
     const mask = new Uint8Array(this.locationNames.length);
