@@ -93,6 +93,17 @@ export class JobCodes {
     return any || m.tests.length > 0 ? m : null;
   }
 
+  /** Whether the masks admit a job with these attributes (one the replica holds: its values have codes). */
+  admits(m: RowMasks, a: JobAttrs): boolean {
+    return (
+      (m.locations === null || m.locations[this.location(a.location)] === 1) &&
+      (m.roles === null || m.roles[this.role(a.role)] === 1) &&
+      (m.company === null || this.company(a.companyId) === m.company) &&
+      (!m.remoteOnly || a.remote) &&
+      m.tests.every((t) => t(a))
+    );
+  }
+
   /** `base` narrowed to rows at these locations (lower case, as JobAttrs.location). */
   at(base: RowMasks | null, locations: ReadonlySet<string>): RowMasks {
     const mask = new Uint8Array(this.locationNames.length);
