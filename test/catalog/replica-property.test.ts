@@ -61,7 +61,15 @@ const PARAMS = {
   company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
   location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
   remote_only: fc.boolean(),
-  department: fc.constantFrom('sales', 'SALES,ops', 'customer success', ' , ', 'nobody', 'istanbul', 'Équipe'),
+  department: fc.constantFrom(
+    'sales',
+    'SALES,ops',
+    'customer success',
+    ' , ',
+    'nobody',
+    'istanbul',
+    'Équipe',
+  ),
   posted_since: fc.nat({ max: 6 }).map(iso),
   posted_before: fc.nat({ max: 6 }).map(iso),
   salary_min: fc.constantFrom(0, 100_000, 150_000, 156_000),
@@ -169,7 +177,11 @@ describe('replica and SQL read models', () => {
                 return [alone, p, names] as const;
               }),
           );
-          for (const [q, p, names] of [...cases, ...singles, [{} as Record<string, unknown>, p0, jobFacetNames()] as const]) {
+          for (const [q, p, names] of [
+            ...cases,
+            ...singles,
+            [{} as Record<string, unknown>, p0, jobFacetNames()] as const,
+          ]) {
             const label = JSON.stringify({ q, p, names });
             const filters = parseJobFilters(q);
             const viaSql = await sql.listJobs(filters, p);
@@ -177,7 +189,8 @@ describe('replica and SQL read models', () => {
             if (replicaServes(filters)) expect(await listing.list(filters, p), label).toEqual(viaSql);
             const facetsViaSql = await sql.jobFacets(filters, names);
             expect(await replica.jobFacets(filters, names), label).toEqual(facetsViaSql);
-            if (replicaServes(filters)) expect(await listing.facets(filters, names), label).toEqual(facetsViaSql);
+            if (replicaServes(filters))
+              expect(await listing.facets(filters, names), label).toEqual(facetsViaSql);
             // Delta sync is refused with a search (400): there is no search page to compare.
             if (q.updated_since !== undefined) continue;
             const admitted = new Set(
