@@ -82,15 +82,14 @@ function after(where: SqlFragment, alias: string): SqlTarget & { params: unknown
 interface Scope<F> {
   table: string;
   alias: string;
-  /** The WHERE fragment of these filters, its placeholders numbered from `first`. */
-  where(filters: F, first: number): SqlFragment;
+  where(filters: F): SqlFragment;
   /** Count only these rows (a search shortlist). */
   within?: readonly string[];
 }
 
 /** One facet's counts: the filtered rows, this facet's own restriction lifted, grouped by the declared value. */
 async function countFacet<F extends object>(db: Queryable, d: Declared, filters: F, scope: Scope<F>) {
-  const where = scope.where(lifted(d, filters), 1);
+  const where = scope.where(lifted(d, filters));
   const to = after(where, scope.alias);
   const join = d.facet.join?.(to) ?? '';
   const value = d.facet.value(to);
@@ -106,58 +105,6 @@ async function countFacet<F extends object>(db: Queryable, d: Declared, filters:
   );
 }
 
-/**
- * The counts of several facets in one statement, one pass over the rows: each row carries one boolean per facet
- * (whether the filters with that facet's restriction lifted admit it) and its key per facet; GROUPING SETS groups
- * the rows once per facet and each group counts the rows its facet's boolean admits; a window keeps the top
- * FACET_TOP of each facet. Facets declaring a `join` (which multiplies rows) are counted one query each.
- */
-async function countTogether<F extends object>(
-  db: Queryable,
-  list: readonly Declared[],
-  filters: F,
-  scope: Scope<F>,
-): Promise<FacetCounts> {
-  const params: unknown[] = [];
-  const to: SqlTarget = {
-    alias: scope.alias,
-    param(value) {
-      params.push(value);
-      return `$${params.length}`;
-    },
-  };
-  const columns: string[] = [];
-  const admits: string[] = [];
-  for (const [i, d] of list.entries()) {
-    const where = scope.where(lifted(d, filters), params.length + 1);
-    params.push(...where.params);
-    admits.push(`(${where.sql})`);
-    columns.push(`${d.facet.value(to)} AS k${i}, ${admits[i]} AS r${i}`);
-  }
-  const within = scope.within ? ` AND ${scope.alias}.id = ANY(${to.param(scope.within)}::uuid[])` : '';
-  const each = (f: (i: number, k: string) => string) =>
-    `CASE ${list.map((_d, i) => `WHEN GROUPING(x.k${i}) = 0 THEN ${f(i, `x.k${i}`)}`).join(' ')} END`;
-  const rows = await db.query<{ s: number; value: string; count: number }>(
-    `SELECT s, value, count FROM (
-       SELECT s, value, count, row_number() OVER (PARTITION BY s ORDER BY count DESC, value COLLATE "C") AS rank
-       FROM (
-         SELECT ${each((i) => String(i))} AS s,
-           ${each((i, k) => `(${list[i]!.facet.label?.(k) ?? k})::text`)} AS value,
-           ${each((i) => `count(*) FILTER (WHERE x.r${i})`)}::int AS count
-         FROM (SELECT ${columns.join(', ')} FROM ${scope.table} ${scope.alias}
-               WHERE (${admits.join(' OR ')})${within}) x
-         GROUP BY GROUPING SETS (${list.map((_d, i) => `(x.k${i})`).join(', ')})
-         HAVING ${each((_i, k) => `${k} IS NOT NULL`)}) g
-       WHERE count > 0) r
-     WHERE rank <= ${FACET_TOP} ORDER BY s, rank`,
-    params,
-  );
-  const out: FacetCounts = {};
-  for (const d of list) out[d.facet.name] = [];
-  for (const r of rows) out[list[r.s]!.facet.name]!.push({ value: r.value, count: r.count });
-  return out;
-}
-
 async function countFacets<F extends object>(
   db: Queryable,
   list: readonly Declared[],
@@ -165,13 +112,11 @@ async function countFacets<F extends object>(
   filters: F,
   scope: Scope<F>,
 ): Promise<FacetCounts> {
-  const asked = list.filter((d) => names.includes(d.facet.name));
-  const together = asked.filter((d) => d.facet.join === undefined);
-  const out: FacetCounts = together.length > 0 ? await countTogether(db, together, filters, scope) : {};
+  const out: FacetCounts = {};
   // One query at a time: the embedded database serves one connection.
-  for (const d of asked) if (d.facet.join) out[d.facet.name] = await countFacet(db, d, filters, scope);
-  // In declaration order, as the replica reports them.
-  return Object.fromEntries(asked.map((d) => [d.facet.name, out[d.facet.name]!]));
+  for (const d of list)
+    if (names.includes(d.facet.name)) out[d.facet.name] = await countFacet(db, d, filters, scope);
+  return out;
 }
 
 /** Facet counts of active jobs (of `within` only, when given: a search shortlist). */
@@ -181,7 +126,7 @@ export function jobFacets(
   names: readonly string[],
   within?: readonly string[],
 ): Promise<FacetCounts> {
-  const where = (f: JobFilters, first: number) => jobFilterSql(f, first, 'j');
+  const where = (f: JobFilters) => jobFilterSql(f, 1, 'j');
   return countFacets(db, JOB_FACETS, names, filters, { table: 'jobs', alias: 'j', where, within });
 }
 
@@ -192,6 +137,6 @@ export function companyFacets(
   names: readonly string[],
   within?: readonly string[],
 ): Promise<FacetCounts> {
-  const where = (f: CompanyFilters, first: number) => companyFilterSql(f, first, 'c');
+  const where = (f: CompanyFilters) => companyFilterSql(f, 1, 'c');
   return countFacets(db, COMPANY_FACETS, names, filters, { table: 'companies', alias: 'c', where, within });
 }

@@ -231,7 +231,7 @@ export class JobListing {
 
   /** The positions of the smallest set (every position when no coded column is filtered). */
   private candidates(sets: { column: Coded; codes: number[] }[]): Int32Array {
-    if (sets.length === 0) return Int32Array.from({ length: this.cols.length }, (_v, i) => i);
+    if (sets.length === 0) return this.cols.every();
     let smallest = sets[0]!;
     let size = this.count(smallest);
     for (const set of sets.slice(1)) {

@@ -29,6 +29,17 @@ export class OrderColumns {
     this.facets = JOB_FACETS.map(() => new Int32Array(length));
   }
 
+  private everyPosition: Int32Array | undefined;
+
+  /** 0 … length − 1, built once per columns (they are not resized: a change builds new ones). */
+  every(): Int32Array {
+    if (this.everyPosition === undefined) {
+      this.everyPosition = new Int32Array(this.length);
+      for (let i = 0; i < this.length; i++) this.everyPosition[i] = i;
+    }
+    return this.everyPosition;
+  }
+
   /** Position k holds this job. */
   put(k: number, id: string, a: JobAttrs, codes: JobCodes, facetCodes: FacetCodes): void {
     this.ids[k] = id;
