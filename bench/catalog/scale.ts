@@ -9,6 +9,7 @@ import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './gene
 import type { Rng } from './prng.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk } from './processes.js';
 import { BENCH_TOKEN } from './scenarios.js';
+import { type Row, timeUrls } from './serial.js';
 import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
 import { DEPARTMENTS } from './vocabulary.js';
 
@@ -37,14 +38,6 @@ const { values } = parseArgs({
 });
 const size = { seed: 1, jobs: Number(values.jobs), companies: Number(values.companies), inactiveRatio: 0.1 };
 const requests = Number(values.requests);
-
-interface Row {
-  label: string;
-  p50: number;
-  p99: number;
-  max: number;
-  n: number;
-}
 
 /** The URL sets measured: each filter alone on token-tier pages (limit up to 50, window 1,000). */
 function scenarios(manifest: CatalogManifest): { label: string; urls: string[] }[] {
@@ -94,24 +87,6 @@ function scenarios(manifest: CatalogManifest): { label: string; urls: string[] }
     set('/companies/:id', 14, (r) => urls.company(r)),
     set('/jobs?search=', 15, (r) => urls.search(r)),
   ];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-/** One request at a time; a non-2xx answer fails the run (every URL is valid). */
-async function timeUrls(origin: string, label: string, urls: string[]): Promise<Row> {
-  const ms: number[] = [];
-  for (const url of urls) {
-    const t0 = performance.now();
-    const res = await fetch(origin + url, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
-    await res.arrayBuffer();
-    ms.push(performance.now() - t0);
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  }
-  ms.sort((a, b) => a - b);
-  return { label, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? 0, n: ms.length };
 }
 
 async function start(databaseUrl: string, readModel: 'sql' | 'memory'): Promise<Child> {

@@ -26,7 +26,7 @@ const query = (params: Params): string =>
   params.length === 0 ? '' : `?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
 
 /** What people type into a location box: city names, countries, regions, in varying case. */
-function locationTerms(): string[] {
+export function locationTerms(): string[] {
   const terms = new Set<string>();
   for (const city of CITIES) {
     const [name, region] = city.split(', ');

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/port.js';
 import { badRequest } from '../errors.js';
 import { COMPANY_FILTERS, type CompanyFilters } from './fields/company-filters.js';
-import type { FacetDecl, SqlTarget } from './fields/define.js';
+import type { CompanyFacetDecl, FacetDecl, JobFacetDecl, SqlTarget } from './fields/define.js';
 import { JOB_FILTERS, type JobFilters } from './fields/job-filters.js';
 import { companyFilterSql, jobFilterSql, type SqlFragment } from './filters.js';
 
@@ -25,16 +25,26 @@ export interface FacetCount {
 export type FacetCounts = Record<string, FacetCount[]>;
 
 /** A facet with the filter it belongs to. */
-interface Declared {
+export interface Declared<D extends FacetDecl<unknown> = FacetDecl<unknown>> {
   readonly key: string;
-  readonly facet: FacetDecl<unknown>;
+  readonly facet: D;
 }
 
-const declared = (list: readonly { key: string; facets?: readonly object[] }[]): Declared[] =>
-  list.flatMap((d) => (d.facets ?? []).map((facet) => ({ key: d.key, facet: facet as FacetDecl<unknown> })));
+const declared = <D extends FacetDecl<unknown>>(
+  list: readonly { key: string; facets?: readonly object[] }[],
+): Declared<D>[] => list.flatMap((d) => (d.facets ?? []).map((facet) => ({ key: d.key, facet: facet as D })));
 
-const JOB_FACETS = declared(JOB_FILTERS);
-const COMPANY_FACETS = declared(COMPANY_FILTERS);
+/** Every facet of GET /jobs and of GET /companies, in declaration order (the SQL and the replica count these). */
+export const JOB_FACETS = declared<JobFacetDecl<unknown>>(JOB_FILTERS);
+export const COMPANY_FACETS = declared<CompanyFacetDecl<unknown>>(COMPANY_FILTERS);
+
+/** The filters a facet is counted under: every one given, its own restriction lifted (the disjunctive rule). */
+export function lifted<F extends object>(d: Declared, filters: F): F {
+  const values = filters as Record<string, unknown>;
+  const own = values[d.key];
+  if (own === undefined) return filters;
+  return { ...values, [d.key]: d.facet.without?.(own) } as F;
+}
 
 /** The facet names GET /jobs and GET /companies take, in declaration order. */
 export const jobFacetNames = (): string[] => JOB_FACETS.map((d) => d.facet.name);
@@ -79,10 +89,7 @@ interface Scope<F> {
 
 /** One facet's counts: the filtered rows, this facet's own restriction lifted, grouped by the declared value. */
 async function countFacet<F extends object>(db: Queryable, d: Declared, filters: F, scope: Scope<F>) {
-  const values = filters as Record<string, unknown>;
-  const own = values[d.key];
-  const rest = { ...values, [d.key]: own === undefined ? undefined : d.facet.without?.(own) } as F;
-  const where = scope.where(rest);
+  const where = scope.where(lifted(d, filters));
   const to = after(where, scope.alias);
   const join = d.facet.join?.(to) ?? '';
   const value = d.facet.value(to);

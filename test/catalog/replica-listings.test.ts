@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companiesByIds, getCompany, listCompanies } from '../../src/catalog/companies.js';
+import { companyFacetNames, companyFacets, jobFacetNames, jobFacets } from '../../src/catalog/facets.js';
 import { getJob, jobsByIds, listJobs } from '../../src/catalog/jobs.js';
 import { CompanyListing, codePointCompare } from '../../src/catalog/replica/company-listing.js';
 import { JobListing } from '../../src/catalog/replica/job-listing.js';
@@ -125,6 +126,30 @@ async function expectSameAsSql(label: string): Promise<void> {
   const all = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs ORDER BY md5(id::text) LIMIT 60');
   const ids = [...all.map((r) => r.id), '00000000-0000-4000-8000-000000000000'];
   expect(await listing.itemsByIds(ids), `${label} by ids`).toEqual(await jobsByIds(t.deps.db, ids));
+  await expectSameFacets(label, ids, companyIds.slice(0, 5));
+}
+
+/** Every facet, over each filter and over a shortlist (inactive and unknown ids among it), against SQL. */
+async function expectSameFacets(label: string, jobIds: string[], companyIds: string[]): Promise<void> {
+  const db = t.deps.db;
+  for (const filters of FILTERS) {
+    for (const within of [undefined, jobIds]) {
+      const names = jobFacetNames();
+      expect(
+        await listing.facets(filters, names, within),
+        `${label} facets ${JSON.stringify(filters)}`,
+      ).toEqual(await jobFacets(db, filters, names, within));
+    }
+  }
+  for (const filters of COMPANY_FILTERS) {
+    for (const within of [undefined, companyIds]) {
+      const names = companyFacetNames();
+      expect(
+        await companyListing.facets(filters, names, within),
+        `${label} company facets ${JSON.stringify(filters)}`,
+      ).toEqual(await companyFacets(db, filters, names, within));
+    }
+  }
   await expectSameDetails(label);
 }
 

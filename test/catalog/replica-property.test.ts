@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobFacetNames } from '../../src/catalog/facets.js';
 import { jobFilterParams, parseJobFilters, replicaServes } from '../../src/catalog/filters.js';
 import type { CatalogReadModel } from '../../src/catalog/read-model.js';
 import { JobListing } from '../../src/catalog/replica/job-listing.js';
@@ -28,7 +29,8 @@ const SHORTLIST = 100;
 const BASE = Date.UTC(2026, 10, 20, 12, 0, 0);
 const ROLES = ['fde', 'csm', 'engineering', 'sales'] as const;
 const PLACES = ['Berlin', 'berlin, DE', 'Remote', 'São Paulo', 'a_b town', ''];
-const DEPARTMENTS = ['Sales', 'sales', 'Customer Success', 'Ops', null];
+// 'İstanbul': the database lower-cases its İ to i, JavaScript to i + a combining dot.
+const DEPARTMENTS = ['Sales', 'sales', 'Customer Success', 'Ops', 'İstanbul', 'ÉQUIPE', '', null];
 const WORDS = ['Forward', 'Deployed', 'Engineer', 'Sales', 'Manager', 'Success'];
 
 const job = fc.record({
@@ -59,7 +61,15 @@ const PARAMS = {
   company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
   location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
   remote_only: fc.boolean(),
-  department: fc.constantFrom('sales', 'SALES,ops', 'customer success', ' , ', 'nobody'),
+  department: fc.constantFrom(
+    'sales',
+    'SALES,ops',
+    'customer success',
+    ' , ',
+    'nobody',
+    'istanbul',
+    'Équipe',
+  ),
   posted_since: fc.nat({ max: 6 }).map(iso),
   posted_before: fc.nat({ max: 6 }).map(iso),
   salary_min: fc.constantFrom(0, 100_000, 150_000, 156_000),
@@ -83,6 +93,8 @@ const query = fc
       Object.entries(q).filter(([k]) => QUALIFIES[k] === undefined || (QUALIFIES[k] as string) in q),
     ),
   );
+/** Any set of the declared job facets. */
+const facetSet = fc.subarray(jobFacetNames(), { minLength: 1 });
 // Offsets run past the end of every catalog drawn (at most 25 jobs), and past a search's shortlist window.
 const page = fc.record({ limit: fc.integer({ min: 1, max: 8 }), offset: fc.nat({ max: 30 }) });
 
@@ -148,12 +160,13 @@ describe('replica and SQL read models', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(job, { minLength: 6, maxLength: 25 }),
-        fc.array(fc.tuple(query, page), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(query, page, facetSet), { minLength: 1, maxLength: 4 }),
         fc.constantFrom(...WORDS.map((w) => w.toLowerCase())),
-        async (jobs, cases, word) => {
+        page,
+        async (jobs, cases, word, p0) => {
           await writeCatalog(jobs);
           // Each combination, and each of its filters alone (a rare filter is then never hidden by the others).
-          const singles = cases.flatMap(([q, p]) =>
+          const singles = cases.flatMap(([q, p, names]) =>
             Object.entries(q)
               .filter(([k]) => QUALIFIES[k] === undefined)
               .map(([k, v]) => {
@@ -161,22 +174,33 @@ describe('replica and SQL read models', () => {
                 for (const [qualifier, of] of Object.entries(QUALIFIES)) {
                   if (of === k && qualifier in q) alone[qualifier] = q[qualifier];
                 }
-                return [alone, p] as const;
+                return [alone, p, names] as const;
               }),
           );
-          for (const [q, p] of [...cases, ...singles]) {
-            const label = JSON.stringify({ q, p });
+          for (const [q, p, names] of [
+            ...cases,
+            ...singles,
+            [{} as Record<string, unknown>, p0, jobFacetNames()] as const,
+          ]) {
+            const label = JSON.stringify({ q, p, names });
             const filters = parseJobFilters(q);
             const viaSql = await sql.listJobs(filters, p);
             expect(await replica.listJobs(filters, p), label).toEqual(viaSql);
             if (replicaServes(filters)) expect(await listing.list(filters, p), label).toEqual(viaSql);
+            const facetsViaSql = await sql.jobFacets(filters, names);
+            expect(await replica.jobFacets(filters, names), label).toEqual(facetsViaSql);
+            if (replicaServes(filters))
+              expect(await listing.facets(filters, names), label).toEqual(facetsViaSql);
             // Delta sync is refused with a search (400): there is no search page to compare.
             if (q.updated_since !== undefined) continue;
             const admitted = new Set(
               (await sql.listJobs(filters, { limit: 1000, offset: 0 })).items.map((j) => j.id),
             );
-            const found = await search(replica).listJobs(filters, word, p);
-            expect(found, label).toEqual(await search(sql).listJobs(filters, word, p));
+            const found = await search(replica).listJobs(filters, word, p, { facets: names });
+            expect(found, label).toEqual(await search(sql).listJobs(filters, word, p, { facets: names }));
+            // The shortlist's facets came from the replica itself.
+            const ids = await t.deps.search.searchJobs(word, filters, SHORTLIST);
+            expect(await listing.facets(filters, names, ids), label).toEqual(found.facets);
             for (const item of found.items) expect(admitted.has(item.id), label).toBe(true);
           }
         },

@@ -193,6 +193,7 @@ describe('snapshot file format', () => {
         url: `https://jobs.example/${i}`,
         postedAtUs: 1_700_000_000_000_000 + i,
         department: i % 4 === 0 ? null : `Sales\tOps ${i % 3}`,
+        departmentKey: i % 4 === 0 ? null : `sales\tops ${i % 3}`,
         payYearMax: i % 2 === 0 ? -1 : 150_000 + i,
         payCurrency: i % 2 === 0 ? null : 'USD',
         vector: i % 11 === 0 ? null : vector(i),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { type CompanyCategory, TAG_DIMENSIONS, type TagDimension } from '../vocabulary.js';
-import { companyFilter, type FiltersOf, type SqlTarget } from './define.js';
+import { type CompanyFacetRow, companyFilter, type FiltersOf, type SqlTarget } from './define.js';
 import { CompanyCategorySchema, slugListParam } from './params.js';
 
 /** The filters of GET /companies, each declared once (see define.ts). */
@@ -54,6 +54,11 @@ const tags = companyFilter({
     join: (to: SqlTarget) =>
       `JOIN company_tags fcg ON fcg.company_id = ${to.alias}.id ` +
       `JOIN tags fct ON fct.id = fcg.tag_id AND fct.dimension = ${to.param(d)}`,
+    keys: (a: CompanyFacetRow) => {
+      const keys: string[] = [];
+      for (const tag of a.tags) if (tag.startsWith(`${d}:`)) keys.push(tag.slice(d.length + 1));
+      return keys;
+    },
     without(v: TagFilter): TagFilter | undefined {
       const { [d]: _dropped, ...rest } = v;
       return Object.keys(rest).length > 0 ? rest : undefined;
@@ -72,7 +77,7 @@ const category = companyFilter({
   parse: (q) => (q.category as CompanyCategory | undefined) || undefined,
   sql: (v, to) => `${to.alias}.category = ${to.param(v)}`,
   test: (v) => (a) => a.category === v,
-  facets: [{ name: 'category', value: (to) => `${to.alias}.category::text` }],
+  facets: [{ name: 'category', value: (to) => `${to.alias}.category::text`, keys: (a) => [a.category] }],
 });
 
 export const COMPANY_FILTERS = [tags, category] as const;

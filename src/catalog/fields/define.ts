@@ -36,11 +36,18 @@ export type ReplicaFilter<V> =
   | { readonly mask: (value: V, masks: MaskBuilder) => void }
   | { readonly test: (value: V) => (a: JobAttrs) => boolean };
 
+/** Names the replica's facet counting needs to report a group key (as a facet's SQL `label` looks them up). */
+export interface FacetNames {
+  /** A company's slug by id (undefined: the replica does not know the company; SQL then answers). */
+  companySlug(id: string): string | undefined;
+}
+
 /**
  * How a facetable filter's counts are computed: the rows the other filters select are grouped by `value` (after
  * `join`, which may give a row several values), each group counted, and the group keys shown through `label`.
  * The counts are disjunctive: they are taken with every filter given except this facet's own restriction
  * (`without`), so each count is what the listing would total with this value chosen instead (see facets.ts).
+ * The in-memory replica counts the same groups from its own attributes (`key`, `keys`; see replica/facet-counts.ts).
  */
 export interface FacetDecl<V> {
   /** The name in `facets=` and in `meta.facets`. */
@@ -53,6 +60,26 @@ export interface FacetDecl<V> {
   label?(k: string): string;
   /** The filter's value without this facet's restriction (default: the filter dropped altogether). */
   without?(value: V): V | undefined;
+  /** The replica's `label`: the reported value of a group key (default: the key itself). */
+  labelOf?(key: string, names: FacetNames): string | undefined;
+}
+
+/** A facet of GET /jobs: in the replica, one group key per job, kept as a coded column over the /jobs order. */
+export interface JobFacetDecl<V> extends FacetDecl<V> {
+  /** `value` over the replica's attributes of a job, as the database computes it (null: not counted). */
+  key(a: JobAttrs): string | null;
+}
+
+/** A company's attributes as the replica's company facets read them (tags as "dimension:slug"). */
+export interface CompanyFacetRow {
+  readonly category: string;
+  readonly tags: ReadonlySet<string>;
+}
+
+/** A facet of GET /companies: in the replica, the company's group keys (it counts once under each). */
+export interface CompanyFacetDecl<V> extends FacetDecl<V> {
+  /** `value` (after `join`) over the replica's attributes of a company. */
+  keys(a: CompanyFacetRow): readonly string[];
 }
 
 export interface JobFilterDecl<K extends string, V> {
@@ -78,7 +105,7 @@ export interface JobFilterDecl<K extends string, V> {
   /** The name under which a facet of this field would be reported (the query parameter it narrows). */
   readonly facet: string;
   /** The facets counted over this filter's field (GET /jobs?facets=); absent: not facetable. */
-  readonly facets?: readonly FacetDecl<V>[];
+  readonly facets?: readonly JobFacetDecl<V>[];
   /**
    * Changes what is listed rather than narrowing it: closed jobs are included (with `active: false`) and the
    * order is by last change. Such a filter cannot be combined with search.
@@ -93,10 +120,10 @@ export interface CompanyFilterDecl<K extends string, V> {
   /** A boolean SQL condition over `companies` aliased `to.alias`. */
   sql(value: V, to: SqlTarget): string;
   /** The same condition over the replica's company attributes. */
-  test(value: V): (a: { category: string; tags: ReadonlySet<string> }) => boolean;
+  test(value: V): (a: CompanyFacetRow) => boolean;
   readonly facet: string;
   /** The facets counted over this filter's field (GET /companies?facets=); absent: not facetable. */
-  readonly facets?: readonly FacetDecl<V>[];
+  readonly facets?: readonly CompanyFacetDecl<V>[];
 }
 
 /** Declares a job filter, keeping its key and value types for JobFilters. */

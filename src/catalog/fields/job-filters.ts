@@ -46,7 +46,7 @@ const roleCategories = jobFilter({
       : `${to.alias}.role_category = ANY(${to.param(v)}::text[])`,
   replica: { mask: (v, m) => m.roles(v) },
   // Counted without role_category and client_facing both (they make one set of categories).
-  facets: [{ name: 'role_category', value: (to) => `${to.alias}.role_category` }],
+  facets: [{ name: 'role_category', value: (to) => `${to.alias}.role_category`, key: (a) => a.role }],
   counts: (v, to) => `role_category = ANY(${to.param(v)}::text[])`,
   memoKey: (v) => [...v].sort(),
 });
@@ -64,6 +64,8 @@ const companySlug = jobFilter({
       name: 'company',
       value: (to) => `${to.alias}.company_id`,
       label: (k) => `(SELECT lc.slug FROM companies lc WHERE lc.id = ${k})`,
+      key: (a) => a.companyId,
+      labelOf: (k, names) => names.companySlug(k),
     },
   ],
   // No count table by company: the total is counted over the company's rows through jobs_company_idx.
@@ -80,7 +82,13 @@ const location = jobFilter({
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
   replica: { mask: (v, m) => m.locationContains(v.toLowerCase()) },
   // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
-  facets: [{ name: 'location', value: (to) => `nullif(${to.alias}.location, '')` }],
+  facets: [
+    {
+      name: 'location',
+      value: (to) => `nullif(${to.alias}.location, '')`,
+      key: (a) => (a.place === '' ? null : a.place),
+    },
+  ],
   counts: (v, to) => `place LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
   placeCounts: true,
   memoKey: (v) => v.toLowerCase(),
@@ -93,7 +101,7 @@ const remoteOnly = jobFilter({
   parse: (q) => (q.remote_only === true ? true : undefined),
   sql: (_v, to) => `${to.alias}.remote`,
   replica: { mask: (_v, m) => m.remoteOnly() },
-  facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text` }],
+  facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text`, key: (a) => String(a.remote) }],
   counts: () => 'remote',
 });
 
@@ -120,11 +128,13 @@ const department = jobFilter({
   },
   sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
   // Lower case, as the filter compares; jobs naming no department are not counted.
-  facets: [{ name: 'department', value: (to) => `lower(${to.alias}.department)` }],
+  facets: [
+    { name: 'department', value: (to) => `lower(${to.alias}.department)`, key: (a) => a.departmentKey },
+  ],
   replica: {
     test(v) {
       const wanted = new Set(v);
-      return (a) => a.department !== null && wanted.has(a.department.toLowerCase());
+      return (a) => a.departmentKey !== null && wanted.has(a.departmentKey);
     },
   },
   memoKey: (v) => [...v].sort(),

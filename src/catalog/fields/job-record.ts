@@ -40,6 +40,11 @@ export const JOB_RECORD = [
   { name: 'postedAtUs', sql: micros('j.posted_at'), type: 'number' },
   /** Department or team as the posting names it (the department filter compares it case-insensitively). */
   { name: 'department', sql: 'j.department', type: 'nullable-text', shared: true },
+  /**
+   * lower(department) as the database computes it: the department filter and facet compare it, and the database's
+   * case mapping differs from JavaScript's on a few letters ('İ').
+   */
+  { name: 'departmentKey', sql: 'lower(j.department)', type: 'nullable-text', shared: true },
   /** The top of the stated pay range per year, in its currency (ANNUAL_PAY_SQL); -1 when the job states none. */
   { name: 'payYearMax', sql: `coalesce(${ANNUAL_PAY_SQL}, -1)`, type: 'number' },
   { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },

@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/port.js';
 import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from '../companies.js';
+import { COMPANY_FACETS, type FacetCounts } from '../facets.js';
+import type { FacetNames } from '../fields/define.js';
+import { companyPredicate } from '../filters.js';
 import type { JobCompany } from '../jobs.js';
 import {
   type CompanyCategory,
@@ -11,6 +14,10 @@ import {
 } from '../types.js';
 import { setBits } from './bitset.js';
 import type { CompanyAttrs } from './catalog-index.js';
+import { codePointCompare, eachFacet, tally, topCounts } from './facet-counts.js';
+
+export { codePointCompare } from './facet-counts.js';
+
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
 
@@ -95,6 +102,34 @@ export class CompanyListing {
       and(this.sets.get(`category:${filters.category}`) ?? new Uint32Array(words));
     }
     return acc;
+  }
+
+  /**
+   * Counts of the facets `names` (see facet-counts.ts), of the companies `within` only when given (a search
+   * shortlist); undefined when the replica cannot answer (the caller asks SQL).
+   */
+  async facets(
+    filters: CompanyFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts | undefined> {
+    if (!(await this.gate.open())) return undefined;
+    const index = this.gate.index;
+    const labels: FacetNames = { companySlug: (id) => index.companies.attributes(id)?.slug };
+    let rows: (rest: CompanyFilters) => CompanyAttrs[];
+    if (within) {
+      const listed = [...new Set(within)].flatMap((id) => index.companies.attributes(id) ?? []);
+      rows = (rest) => listed.filter(companyPredicate(rest));
+    } else {
+      const order = this.sorted();
+      rows = (rest) => {
+        const set = this.matching(rest);
+        return set === undefined ? order.map(([, a]) => a) : Array.from(setBits(set), (i) => order[i]![1]);
+      };
+    }
+    return eachFacet(COMPANY_FACETS, names, filters, (d, _f, rest) =>
+      topCounts(tally(rows(rest).map((a) => d.facet.keys(a))), d.facet, labels),
+    );
   }
 
   /** List items of active companies by id, in the order given (a search page); others are skipped. */
@@ -240,25 +275,6 @@ function item(id: string, a: CompanyAttrs): CompanyListItem {
     builtItems.set(a, it);
   }
   return it;
-}
-
-/**
- * Compares strings by Unicode code point, as the C collations do (UTF-8 byte order). JavaScript's `<` compares
- * UTF-16 code units, which differ only when a surrogate (a character past U+FFFF) meets U+E000..U+FFFF.
- */
-export function codePointCompare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 /** Whether the database's default collation orders text by code point (C, POSIX, C.UTF-8). */

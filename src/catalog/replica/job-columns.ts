@@ -103,6 +103,17 @@ export class JobCodes {
     return { locations: null, company: null, remoteOnly: false, tests: [], ...base, roles: mask };
   }
 
+  /** Whether the masks admit a job with these attributes (one the replica holds: its values have codes). */
+  admits(m: RowMasks, a: JobAttrs): boolean {
+    return (
+      (m.locations === null || m.locations[this.location(a.location)] === 1) &&
+      (m.roles === null || m.roles[this.role(a.role)] === 1) &&
+      (m.company === null || this.company(a.companyId) === m.company) &&
+      (!m.remoteOnly || a.remote) &&
+      m.tests.every((t) => t(a))
+    );
+  }
+
   /** `base` narrowed to rows at these locations (lower case, as JobAttrs.location). */
   at(base: RowMasks | null, locations: ReadonlySet<string>): RowMasks {
     const mask = new Uint8Array(this.locationNames.length);

@@ -1,9 +1,13 @@
+import { type FacetCounts, JOB_FACETS } from '../facets.js';
+import type { FacetNames } from '../fields/define.js';
 import { jobMemoKey, replicaServes } from '../filters.js';
 import { isoFromMicros } from '../micros.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../types.js';
 import { setBits } from './bitset.js';
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from './catalog-index.js';
+import { contenders, countCodes, eachFacet, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
 import type { RowMasks } from './job-columns.js';
+import { OrderColumns } from './order-columns.js';
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
 
@@ -34,29 +38,8 @@ const NOTHING = new Int32Array(0);
 /** The columns holding small integer codes, which the filters select on. */
 type Coded = 'role' | 'remote' | 'company' | 'place';
 
-/** The order's columns: position i holds the i-th job of the /jobs order. */
-class Columns {
-  ids: string[];
-  attrs: JobAttrs[];
-  posted: Float64Array;
-  role: Uint8Array;
-  remote: Uint8Array;
-  company: Int32Array;
-  place: Int32Array;
-
-  constructor(readonly length: number) {
-    this.ids = new Array<string>(length);
-    this.attrs = new Array<JobAttrs>(length);
-    this.posted = new Float64Array(length);
-    this.role = new Uint8Array(length);
-    this.remote = new Uint8Array(length);
-    this.company = new Int32Array(length);
-    this.place = new Int32Array(length);
-  }
-}
-
 export class JobListing {
-  private cols = new Columns(0);
+  private cols = new OrderColumns(0);
   private built = false;
   /** Jobs changed since the order was synced, with their posted_at in the order (undefined: not in it). */
   private readonly changed = new Map<string, number | undefined>();
@@ -65,16 +48,23 @@ export class JobListing {
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
   private readonly index: CatalogIndex;
   /** Inverted lists of the current columns (see lists). */
-  private readonly inverted = new Map<Coded, { cols: Columns; start: Int32Array; positions: Int32Array }>();
+  private readonly inverted = new Map<
+    Coded,
+    { cols: OrderColumns; start: Int32Array; positions: Int32Array }
+  >();
   /**
    * Company attributes by company code, filled as pages need them and dropped when the company changes: an array
    * read instead of a lookup by uuid in a map of thousands (~3 % of a fresh page's CPU).
    */
   private companies: (CompanyAttrs | undefined)[] = [];
+  /** The codes of the order's facet columns (kept across rebuilds: codes are never reused). */
+  private readonly facetCodes = new FacetCodes(JOB_FACETS.length);
+  private readonly names: FacetNames;
 
   constructor(private readonly gate: ReplicaGate) {
     const index = gate.index;
     this.index = index;
+    this.names = { companySlug: (id) => index.companies.attributes(id)?.slug };
     const track = (id: string, old: JobAttrs | undefined) => {
       // The first change since the sync knows where the job sits in the order (its posted_at then).
       if (this.built && !this.changed.has(id)) this.changed.set(id, old?.postedAtUs);
@@ -89,7 +79,7 @@ export class JobListing {
       companyRemoved: companyChanged,
       cleared: () => {
         this.built = false;
-        this.cols = new Columns(0);
+        this.cols = new OrderColumns(0);
         this.changed.clear();
         this.inverted.clear();
         this.companies = [];
@@ -117,6 +107,30 @@ export class JobListing {
       items.push(item);
     }
     return { items, total };
+  }
+
+  /**
+   * Counts of the facets `names` (see facet-counts.ts), of the jobs `within` only when given (a search shortlist);
+   * undefined when the replica cannot answer (the caller asks SQL). Without `within`, each facet is a pass over its
+   * coded column at the positions its filters select (remembered per filter, as listings are).
+   */
+  async facets(
+    filters: JobFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts | undefined> {
+    if (!replicaServes(filters) || !(await this.gate.open())) return undefined;
+    if (within) return jobFacetsWithin(this.index, filters, names, within, this.names);
+    this.syncOrder();
+    const codes = this.facetCodes;
+    return eachFacet(JOB_FACETS, names, filters, (d, f, rest) => {
+      const counts = countCodes(this.cols.facets[f]!, codes.size(f), this.matching(rest));
+      return topCounts(
+        contenders(counts, (code) => codes.key(f, code)),
+        d.facet,
+        this.names,
+      );
+    });
   }
 
   /**
@@ -217,7 +231,7 @@ export class JobListing {
 
   /** The positions of the smallest set (every position when no coded column is filtered). */
   private candidates(sets: { column: Coded; codes: number[] }[]): Int32Array {
-    if (sets.length === 0) return Int32Array.from({ length: this.cols.length }, (_v, i) => i);
+    if (sets.length === 0) return this.cols.every();
     let smallest = sets[0]!;
     let size = this.count(smallest);
     for (const set of sets.slice(1)) {
@@ -294,7 +308,7 @@ export class JobListing {
     const posted = Float64Array.from(attrs, (a) => a.postedAtUs);
     const perm = Array.from(ids, (_id, i) => i);
     perm.sort((a, b) => posted[b]! - posted[a]! || idDesc(ids[a]!, ids[b]!));
-    const cols = new Columns(perm.length);
+    const cols = new OrderColumns(perm.length);
     for (let k = 0; k < perm.length; k++) this.put(cols, k, ids[perm[k]!]!, attrs[perm[k]!]!);
     this.cols = cols;
     this.built = true;
@@ -321,7 +335,7 @@ export class JobListing {
       if (a) fresh.push([id, a]);
     }
     fresh.sort((x, y) => y[1].postedAtUs - x[1].postedAtUs || idDesc(x[0], y[0]));
-    const cols = new Columns(old.length - dropped + fresh.length);
+    const cols = new OrderColumns(old.length - dropped + fresh.length);
     let k = 0;
     let f = 0;
     for (let i = 0; i < old.length; i++) {
@@ -333,14 +347,7 @@ export class JobListing {
         this.put(cols, k++, id, a);
         f++;
       }
-      cols.ids[k] = old.ids[i]!;
-      cols.attrs[k] = old.attrs[i]!;
-      cols.posted[k] = old.posted[i]!;
-      cols.role[k] = old.role[i]!;
-      cols.remote[k] = old.remote[i]!;
-      cols.company[k] = old.company[i]!;
-      cols.place[k] = old.place[i]!;
-      k++;
+      cols.copy(k++, old, i);
     }
     for (; f < fresh.length; f++) this.put(cols, k++, fresh[f]![0], fresh[f]![1]);
     this.cols = cols;
@@ -361,15 +368,8 @@ export class JobListing {
     return lo < ids.length && ids[lo] === id ? lo : -1;
   }
 
-  private put(cols: Columns, k: number, id: string, a: JobAttrs): void {
-    cols.ids[k] = id;
-    cols.attrs[k] = a;
-    cols.posted[k] = a.postedAtUs;
-    const codes = this.index.jobCodes;
-    cols.role[k] = codes.role(a.role);
-    cols.remote[k] = a.remote ? 1 : 0;
-    cols.company[k] = codes.company(a.companyId);
-    cols.place[k] = codes.location(a.location);
+  private put(cols: OrderColumns, k: number, id: string, a: JobAttrs): void {
+    cols.put(k, id, a, this.index.jobCodes, this.facetCodes);
   }
 }
 

@@ -48,17 +48,22 @@ export class ReplicaReadModel implements CatalogReadModel {
     return (await this.companies.list(filters, page)) ?? this.sql.listCompanies(filters, page);
   }
 
-  /** Counted by SQL, the reference (the replica's coded columns could serve them; not needed yet). */
-  jobFacets(filters: JobFilters, names: readonly string[], within?: readonly string[]): Promise<FacetCounts> {
-    return this.sql.jobFacets(filters, names, within);
+  async jobFacets(
+    filters: JobFilters,
+    names: readonly string[],
+    within?: readonly string[],
+  ): Promise<FacetCounts> {
+    return (await this.jobs.facets(filters, names, within)) ?? this.sql.jobFacets(filters, names, within);
   }
 
-  companyFacets(
+  async companyFacets(
     filters: CompanyFilters,
     names: readonly string[],
     within?: readonly string[],
   ): Promise<FacetCounts> {
-    return this.sql.companyFacets(filters, names, within);
+    return (
+      (await this.companies.facets(filters, names, within)) ?? this.sql.companyFacets(filters, names, within)
+    );
   }
 
   async jobItemsByIds(ids: readonly string[]): Promise<JobListItem[]> {
