@@ -118,7 +118,11 @@ const department = jobFilter({
     }
     return names.length > 0 ? [...new Set(names)] : undefined;
   },
-  sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
+  // One name as an equality, which walks jobs_department_idx in the /jobs order (= ANY cannot, before PG 17).
+  sql: (v, to) =>
+    v.length === 1
+      ? `lower(${to.alias}.department) = ${to.param(v[0])}`
+      : `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
   // Lower case, as the filter compares; jobs naming no department are not counted.
   facets: [{ name: 'department', value: (to) => `lower(${to.alias}.department)` }],
   counts: (v, to) => `department = ANY(${to.param(v)}::text[])`,
