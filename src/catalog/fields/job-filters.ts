@@ -176,7 +176,8 @@ const midnight = (us: number) => new Date(us / 1000).toISOString();
  */
 function wholeDays(v: { since?: Instant; before?: Instant }): { first?: number; end?: number } {
   const first = v.since && Math.ceil(v.since.us / DAY_US) * DAY_US;
-  const end = v.before && Math.max(Math.floor(v.before.us / DAY_US) * DAY_US, first ?? Number.NEGATIVE_INFINITY);
+  const end =
+    v.before && Math.max(Math.floor(v.before.us / DAY_US) * DAY_US, first ?? Number.NEGATIVE_INFINITY);
   return { ...(first !== undefined && { first }), ...(end !== undefined && { end }) };
 }
 
