@@ -29,7 +29,7 @@ import { Rng } from './prng.js';
  */
 
 /** Bump when the generated data changes shape, so stale caches are rebuilt. */
-const GENERATOR_VERSION = 6;
+const GENERATOR_VERSION = 7;
 const JOB_BATCH = 5_000;
 const SAMPLED_JOB_IDS = 20_000;
 
@@ -93,7 +93,8 @@ export async function insertCompanies(
   nowMs: number,
 ): Promise<void> {
   const col = <T>(f: (c: SynthCompany) => T): T[] => companies.map(f);
-  const now = new Date(nowMs).toISOString();
+  // Onboarded the day before the anchor day: today's changes (a delta-sync poll's window) are the new jobs only.
+  const now = new Date((Math.floor(nowMs / 86_400_000) - 1) * 86_400_000).toISOString();
   await tx.query(
     `INSERT INTO companies (id, name, slug, domain, website, one_liner, description, category, founded_year,
        employee_count, headquarters, funding_summary, total_funding_usd, social_links, active_job_count,
@@ -175,13 +176,16 @@ export async function insertJobs(
       if (j.active) activeIds.push(j.id);
     });
     const col = <T>(f: (j: (typeof jobs)[number]) => T): T[] => jobs.map(f);
+    // updated_at is the last change of a listed field, as the writers keep it: an open job's first sighting (a
+    // re-scrape that sees it again changes nothing), a closed one's closing (drawn between its first sighting and now when its last one is later).
     await tx.query(
       `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
          role_category, url, description, salary, salary_min, salary_max, salary_currency, salary_period,
          salary_source, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at)
        SELECT id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
          url, description, salary, ${SALARY_RANGE}, posted_at, first_seen_at, last_seen_at, active, first_seen_at,
-         last_seen_at
+         CASE WHEN active THEN first_seen_at WHEN last_seen_at <= $18::timestamptz THEN last_seen_at
+           ELSE first_seen_at + ($18::timestamptz - first_seen_at) * ((hashtext(id::text) & 1023) / 1024.0::float8) END
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
          $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
          $15::timestamptz[], $16::timestamptz[], $17::boolean[])
@@ -205,6 +209,7 @@ export async function insertJobs(
         col((j) => j.firstSeenAt.toISOString()),
         col((j) => j.lastSeenAt.toISOString()),
         col((j) => j.active),
+        new Date(nowMs).toISOString(),
       ],
     );
   }

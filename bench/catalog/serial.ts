@@ -8,16 +8,25 @@ export interface Row {
   p99: number;
   max: number;
   n: number;
+  /** The 1-minute load average when the row finished. */
+  load?: number;
+  /** The row's time budget ran out before every URL was asked. */
+  stopped?: boolean;
 }
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-/** One request at a time; a non-2xx answer fails the run (every URL is valid). */
-export async function timeUrls(origin: string, label: string, urls: string[]): Promise<Row> {
+/**
+ * One request at a time; a non-2xx answer fails the run (every URL is valid). After `budgetMs` the row stops, so one
+ * pathological URL set cannot hold a run: its `n` then says how far it got.
+ */
+export async function timeUrls(origin: string, label: string, urls: string[], budgetMs = Infinity): Promise<Row> {
   const ms: number[] = [];
+  const deadline = performance.now() + budgetMs;
   for (const url of urls) {
+    if (performance.now() > deadline) break;
     const t0 = performance.now();
     const res = await fetch(origin + url, { headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
     await res.arrayBuffer();
@@ -25,5 +34,5 @@ export async function timeUrls(origin: string, label: string, urls: string[]): P
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   }
   ms.sort((a, b) => a - b);
-  return { label, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? 0, n: ms.length };
+  return { label, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? 0, n: ms.length, stopped: ms.length < urls.length };
 }

@@ -103,19 +103,28 @@ export function jobFilterSql(filters: JobFilters, firstParamIndex: number, alias
 
 /**
  * The total of a job listing from the trigger-maintained count tables, or undefined when some filter given
- * declares no count condition (the caller then counts the matching jobs).
+ * declares no count condition, or two name keyed tables (the caller then counts the matching jobs). A filter's
+ * `countRest` rows, which its table leaves out, are counted over jobs and added.
  */
 export function jobCountSql(filters: JobFilters): SqlFragment | undefined {
-  const b = new Builder(1, '');
-  let places = false;
+  const b = new Builder(1, 'j');
+  let table: string | undefined;
+  const rest: string[] = [];
   for (const [d, v] of activeFilters(JOBS, filters)) {
     if (!('counts' in d) || d.counts === undefined) return undefined;
     b.conditions.push(d.counts(v as never, b));
-    if ('placeCounts' in d && d.placeCounts) places = true;
+    if ('countTable' in d && d.countTable !== undefined) {
+      if (table !== undefined) return undefined;
+      table = d.countTable;
+    }
+    if ('countRest' in d && d.countRest) rest.push(...d.countRest(v as never, b));
   }
   const where = b.conditions.length ? ` WHERE ${b.conditions.join(' AND ')}` : '';
-  const table = places ? 'job_place_counts' : 'job_counts';
-  return { sql: `SELECT coalesce(sum(n), 0)::int AS n FROM ${table}${where}`, params: b.params };
+  const sum = `(SELECT coalesce(sum(n), 0) FROM ${table ?? 'job_counts'}${where})`;
+  if (rest.length === 0) return { sql: `SELECT ${sum}::int AS n`, params: b.params };
+  const jobs = jobFilterSql(filters, b.params.length + 1);
+  const parts = rest.map((r) => `(SELECT count(*) FROM jobs j WHERE ${jobs.sql} AND ${r})`);
+  return { sql: `SELECT (${[sum, ...parts].join(' + ')})::int AS n`, params: [...b.params, ...jobs.params] };
 }
 
 /** The replica's memo key of a filter combination: equal for filters that select the same jobs. */

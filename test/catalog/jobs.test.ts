@@ -613,11 +613,87 @@ describe('job_counts (totals without count(*))', () => {
       );
     }
     expect((await json('/api/v1/stats')).body.data.totalJobs, label).toBe(count(() => true));
+    await expectKeyedTotals(label, total);
+  }
+
+  /** Department, pay and posting-day totals (job_department_counts, job_pay_counts, job_day_counts) against count(*). */
+  async function expectKeyedTotals(label: string, total: (q: string) => Promise<number>) {
+    const truth = async (cond: string, params: unknown[]) =>
+      (
+        await t.deps.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM jobs j WHERE j.active AND ${cond}`,
+          params,
+        )
+      )[0]!.n;
+    for (const d of ['platform', 'Sales,customer success', 'nobody']) {
+      const cond = 'lower(j.department) = ANY($1::text[])';
+      const names = d.toLowerCase().split(',');
+      const q = `department=${encodeURIComponent(d)}`;
+      expect(await total(q), `${label} ${d}`).toBe(await truth(cond, [names]));
+      expect(await total(`${q}&role_category=engineering&remote_only=true`), `${label} ${d} narrowed`).toBe(
+        await truth(`${cond} AND j.role_category = 'engineering' AND j.remote`, [names]),
+      );
+    }
+    const pay = `(j.salary_max * CASE j.salary_period WHEN 'hour' THEN 2080 WHEN 'month' THEN 12 ELSE 1 END)`;
+    for (const [min, currency] of [
+      [0, 'USD'],
+      [150_000, 'USD'],
+      [156_000, 'usd'],
+      [90_000, 'EUR'],
+    ] as const) {
+      const q = `salary_min=${min}&salary_currency=${currency}`;
+      expect(await total(q), `${label} ${q}`).toBe(
+        await truth(`j.salary_currency = $1 AND ${pay} >= $2`, [currency.toUpperCase(), min]),
+      );
+    }
+    const day = (d: number) => new Date(t.clock.now() - d * 24 * HOUR).toISOString().slice(0, 10);
+    const at = (h: number) => new Date(t.clock.now() - h * HOUR).toISOString();
+    const windows: [string | undefined, string | undefined][] = [
+      [day(1), undefined],
+      [undefined, day(1)],
+      [day(3), day(1)],
+      [at(50), undefined],
+      [undefined, at(1.5)],
+      [at(49), at(2.5)],
+      [at(2.5), at(2)],
+      [at(2), at(49)],
+    ];
+    for (const [since, before] of windows) {
+      const q = [since && `posted_since=${since}`, before && `posted_before=${before}`]
+        .filter(Boolean)
+        .join('&');
+      const conds = [
+        since && 'j.posted_at >= $1::timestamptz',
+        before && `j.posted_at < $${since ? 2 : 1}::timestamptz`,
+      ];
+      const cond = conds.filter(Boolean).join(' AND ');
+      const params = [since, before].filter(Boolean);
+      expect(await total(q), `${label} ${q}`).toBe(await truth(cond, params));
+      expect(await total(`${q}&role_category=engineering`), `${label} ${q} engineering`).toBe(
+        await truth(`${cond} AND j.role_category = 'engineering'`, params),
+      );
+    }
   }
 
   it('follows inserts, updates, deactivations, deletes, cascades and truncation', async () => {
     const db = t.deps.db;
+    await db.query(
+      `UPDATE jobs SET department = CASE WHEN title LIKE '%1%' THEN 'Platform' WHEN title LIKE '%2%' THEN 'SALES'
+         WHEN title LIKE '%3%' THEN 'Customer Success' END,
+         salary_min = 1, salary_max = 100 + length(title) * 5000, salary_currency = 'USD', salary_period = 'year',
+         salary_source = 'structured'
+       WHERE title LIKE 'Kubernetes%' OR role_category <> 'engineering'`,
+    );
+    await db.query(
+      `UPDATE jobs SET salary_max = 80, salary_period = 'hour', salary_currency = 'EUR' WHERE title LIKE '%7%'`,
+    );
     await expectExactTotals('initial');
+    await db.query(
+      `UPDATE jobs SET department = 'Sales', posted_at = posted_at - interval '1 day', salary_period = 'month',
+         salary_max = salary_max / 10
+       WHERE title LIKE '%Engineer 6%' AND salary_max IS NOT NULL`,
+    );
+    await expectExactTotals('department, posting day and pay change');
     await db.query(
       "UPDATE jobs SET role_category = 'data' WHERE title LIKE 'Kubernetes Platform Engineer 1%'",
     );

@@ -94,12 +94,21 @@ export interface JobFilterDecl<K extends string, V> {
   /** How the replica applies it; null: the replica cannot, and listings and searches with it go to SQL. */
   readonly replica: ReplicaFilter<V> | null;
   /**
-   * A condition over the trigger-maintained count tables (job_counts, or job_place_counts when `placeCounts`),
-   * whose rows are (role_category, remote[, place]). Absent: totals with this filter are counted over jobs.
+   * A condition over the trigger-maintained count tables, whose rows are (role_category, remote) plus the key of
+   * `countTable`. Absent: totals with this filter are counted over jobs.
    */
   counts?(value: V, to: SqlTarget): string;
-  /** Its count condition reads job_place_counts' `place` column. */
-  readonly placeCounts?: boolean;
+  /**
+   * The count table with this filter's key (job_place_counts, job_department_counts, job_pay_counts,
+   * job_day_counts); absent: job_counts, whose columns every count table has. A total can sum one keyed table, so
+   * two filters that name one are counted over jobs.
+   */
+  readonly countTable?: string;
+  /**
+   * Conditions over `jobs` aliased `to.alias` for the matching rows the count table leaves out (the part of a day
+   * a date-time bound cuts), each counted over jobs with every filter given and added to the sum.
+   */
+  countRest?(value: V, to: SqlTarget): string[];
   /** The value as it enters the replica's memo key (default: the value itself). */
   memoKey?(value: V): unknown;
   /** The name under which a facet of this field would be reported (the query parameter it narrows). */

@@ -90,7 +90,7 @@ const location = jobFilter({
     },
   ],
   counts: (v, to) => `place LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
-  placeCounts: true,
+  countTable: 'job_place_counts',
   memoKey: (v) => v.toLowerCase(),
 });
 
@@ -126,11 +126,17 @@ const department = jobFilter({
     }
     return names.length > 0 ? [...new Set(names)] : undefined;
   },
-  sql: (v, to) => `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
+  // One name as an equality, which walks jobs_department_idx in the /jobs order (= ANY cannot, before PG 17).
+  sql: (v, to) =>
+    v.length === 1
+      ? `lower(${to.alias}.department) = ${to.param(v[0])}`
+      : `lower(${to.alias}.department) = ANY(${to.param(v)}::text[])`,
   // Lower case, as the filter compares; jobs naming no department are not counted.
   facets: [
     { name: 'department', value: (to) => `lower(${to.alias}.department)`, key: (a) => a.departmentKey },
   ],
+  counts: (v, to) => `department = ANY(${to.param(v)}::text[])`,
+  countTable: 'job_department_counts',
   replica: {
     test(v) {
       const wanted = new Set(v);
@@ -170,6 +176,21 @@ function instantParam(name: string, value: unknown): { us: number; sql: string }
 
 type Instant = NonNullable<ReturnType<typeof instantParam>>;
 
+const DAY_US = 86_400_000_000;
+const midnight = (us: number) => new Date(us / 1000).toISOString();
+
+/**
+ * The whole UTC days inside a posted window, as the midnights [first, end) in microseconds: first is the first
+ * midnight at or after since, end the last at or before before (never before first). Rows posted before first or
+ * from end on fall in the days the bounds cut; undefined: the window is open on that side.
+ */
+function wholeDays(v: { since?: Instant; before?: Instant }): { first?: number; end?: number } {
+  const first = v.since && Math.ceil(v.since.us / DAY_US) * DAY_US;
+  const end =
+    v.before && Math.max(Math.floor(v.before.us / DAY_US) * DAY_US, first ?? Number.NEGATIVE_INFINITY);
+  return { ...(first !== undefined && { first }), ...(end !== undefined && { end }) };
+}
+
 /** posted_since (inclusive) and posted_before (exclusive): a window on posted_at. */
 const posted = jobFilter({
   key: 'posted',
@@ -199,6 +220,22 @@ const posted = jobFilter({
     ]
       .filter(Boolean)
       .join(' AND '),
+  // Whole UTC days from job_day_counts; the part of a day a date-time bound cuts is counted over jobs.
+  counts(v, to) {
+    const { first, end } = wholeDays(v);
+    const day = (us: number) => `${to.param(midnight(us).slice(0, 10))}::date`;
+    const bounds = [first !== undefined && `day >= ${day(first)}`, end !== undefined && `day < ${day(end)}`];
+    return bounds.filter(Boolean).join(' AND ') || 'true';
+  },
+  countTable: 'job_day_counts',
+  countRest(v, to) {
+    const { first, end } = wholeDays(v);
+    const at = (us: number) => `${to.param(midnight(us))}::timestamptz`;
+    return [
+      first !== undefined && first !== v.since?.us && `${to.alias}.posted_at < ${at(first)}`,
+      end !== undefined && end !== v.before?.us && `${to.alias}.posted_at >= ${at(end)}`,
+    ].filter((c): c is string => typeof c === 'string');
+  },
   replica: {
     test(v) {
       const since = v.since?.us ?? Number.NEGATIVE_INFINITY;
@@ -247,6 +284,8 @@ const salary = jobFilter({
     `${to.alias}.salary_currency = ${to.param(v.currency)} AND ` +
     `${ANNUAL_PAY_SQL.replaceAll('j.', `${to.alias}.`)} >= ${to.param(v.min)}`,
   replica: { test: (v) => (a) => a.payCurrency === v.currency && a.payYearMax >= v.min },
+  counts: (v, to) => `currency = ${to.param(v.currency)} AND pay >= ${to.param(v.min)}`,
+  countTable: 'job_pay_counts',
   memoKey: (v) => [v.min, v.currency],
 });
 
