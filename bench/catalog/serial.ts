@@ -22,7 +22,12 @@ export function percentile(sorted: number[], p: number): number {
  * One request at a time; a non-2xx answer fails the run (every URL is valid). After `budgetMs` the row stops, so one
  * pathological URL set cannot hold a run: its `n` then says how far it got.
  */
-export async function timeUrls(origin: string, label: string, urls: string[], budgetMs = Infinity): Promise<Row> {
+export async function timeUrls(
+  origin: string,
+  label: string,
+  urls: string[],
+  budgetMs = Infinity,
+): Promise<Row> {
   const ms: number[] = [];
   const deadline = performance.now() + budgetMs;
   for (const url of urls) {
@@ -34,5 +39,12 @@ export async function timeUrls(origin: string, label: string, urls: string[], bu
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   }
   ms.sort((a, b) => a - b);
-  return { label, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.at(-1) ?? 0, n: ms.length, stopped: ms.length < urls.length };
+  return {
+    label,
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    max: ms.at(-1) ?? 0,
+    n: ms.length,
+    stopped: ms.length < urls.length,
+  };
 }
