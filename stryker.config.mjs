@@ -23,6 +23,9 @@ export default {
   ignoreStatic: true,
   reporters: ['clear-text', 'json', 'progress-append-only'],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  // Reruns only the mutants whose code or covering tests changed since the group's last run.
+  incremental: true,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
   tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
   // Files the tests need at run time besides sources and tests.
