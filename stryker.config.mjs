@@ -21,6 +21,9 @@ export default {
   timeoutFactor: 3,
   timeoutMS: 30_000,
   ignoreStatic: true,
+  // MUTATION_ALL_KILLERS=1 runs every covering test of a mutant instead of stopping at the first failure, so the
+  // report names all the tests that kill it (which tests a score depends on).
+  disableBail: process.env.MUTATION_ALL_KILLERS === '1',
   reporters: ['clear-text', 'json', 'progress-append-only'],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   // Reruns only the mutants whose code or covering tests changed since the group's last run.

@@ -10,11 +10,12 @@ export const GROUPS = {
       'test/http/token-routes.test.ts',
       'test/http/rate-limit.test.ts',
       'test/http/metrics.test.ts',
+      'test/http/guard-rules.test.ts',
     ],
   },
   pagination: {
     mutate: ['src/http/pagination.ts'],
-    tests: ['test/http/policies.test.ts', 'test/catalog/jobs.test.ts'],
+    tests: ['test/http/policies.test.ts', 'test/catalog/jobs.test.ts', 'test/http/guard-rules.test.ts'],
   },
   ratelimit: {
     mutate: ['src/http/rate-limit/store.ts', 'src/http/rate-limit/redis-store.ts'],
