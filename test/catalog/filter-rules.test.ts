@@ -150,10 +150,16 @@ describe('company, location, remote_only', () => {
     expect(await select({ company: 'Other-Co' })).toEqual([['Other FDE'], 1]);
     expect(await select({ company: 'pay-co', role_category: 'fde' })).toEqual([['Annual USD'], 1]);
     expect(await select({ location: 'NEW YORK' })).toEqual([['Annual USD', 'Other FDE', 'Weekly USD'], 3]);
-    expect(await select({ location: 'york', role_category: 'fde' })).toEqual([['Annual USD', 'Other FDE'], 2]);
+    expect(await select({ location: 'york', role_category: 'fde' })).toEqual([
+      ['Annual USD', 'Other FDE'],
+      2,
+    ]);
     expect(await select({ remote_only: true })).toEqual([['Annual USD', 'Daily USD', 'Hourly USD'], 3]);
     expect(await select({ remote_only: false })).toEqual([ALL, 8]);
-    expect(await select({ remote_only: true, client_facing: true })).toEqual([['Annual USD', 'Hourly USD'], 2]);
+    expect(await select({ remote_only: true, client_facing: true })).toEqual([
+      ['Annual USD', 'Hourly USD'],
+      2,
+    ]);
   });
 
   it('refuses a company that is not a slug', async () => {
@@ -171,7 +177,10 @@ describe('department', () => {
       ['Daily USD', 'Monthly USD', 'Weekly USD'],
       3,
     ]);
-    expect(await select({ department: 'sales', company: 'pay-co' })).toEqual([['Annual EUR', 'Annual USD'], 2]);
+    expect(await select({ department: 'sales', company: 'pay-co' })).toEqual([
+      ['Annual EUR', 'Annual USD'],
+      2,
+    ]);
   });
 
   it('takes at most 50 departments', async () => {
@@ -202,7 +211,8 @@ describe('the replica memo', () => {
       [{ company: 'other-co' }, ['Other FDE']],
     ];
     for (let pass = 0; pass < 2; pass++) {
-      for (const [query, titles] of rounds) expect((await select(query))[0], JSON.stringify(query)).toEqual(titles);
+      for (const [query, titles] of rounds)
+        expect((await select(query))[0], JSON.stringify(query)).toEqual(titles);
     }
   });
 });

@@ -135,7 +135,9 @@ describe('budgets over a 2-minute window', () => {
     expect(tokenLimited.headers['ratelimit-policy']).toBe('"token";q=2;w=120');
 
     const guessIp = nextIp();
-    expect((await call(t, '/api/v1/tags', guessIp, { authorization: 'Bearer fl_guess' })).statusCode).toBe(403);
+    expect((await call(t, '/api/v1/tags', guessIp, { authorization: 'Bearer fl_guess' })).statusCode).toBe(
+      403,
+    );
     const guessLimited = await call(t, '/api/v1/tags', guessIp, { authorization: 'Bearer fl_guess' });
     expect(guessLimited.json().error.message).toBe(
       'Rate limit exceeded: failed-authentication limit of 1 attempts per 2 minutes per IP',
@@ -178,7 +180,9 @@ describe('pages and result windows', () => {
         'page 6 with limit 20 starts at row 101, past the anonymous result window of the first 100 rows; ' +
         'narrow the query with filters or use a token',
     });
-    const token = await call(t, '/api/v1/jobs?limit=50&page=21', nextIp(), { authorization: `Bearer ${t.token}` });
+    const token = await call(t, '/api/v1/jobs?limit=50&page=21', nextIp(), {
+      authorization: `Bearer ${t.token}`,
+    });
     expect(token.statusCode).toBe(400);
     expect(token.json().error).toEqual({
       code: 'RESULT_WINDOW_EXCEEDED',
@@ -197,7 +201,10 @@ describe('pages and result windows', () => {
 
   it('caps the discovery candidates (the default resource) at 100 a page, 20 by default', async () => {
     const auth = { authorization: `Bearer ${t.token}` };
-    expect((await call(t, '/api/v1/candidates', nextIp(), auth)).json().meta).toMatchObject({ page: 1, limit: 20 });
+    expect((await call(t, '/api/v1/candidates', nextIp(), auth)).json().meta).toMatchObject({
+      page: 1,
+      limit: 20,
+    });
     expect((await call(t, '/api/v1/candidates?limit=100', nextIp(), auth)).json().meta).toMatchObject({
       limit: 100,
     });

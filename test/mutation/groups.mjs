@@ -19,7 +19,11 @@ export const GROUPS = {
   },
   ratelimit: {
     mutate: ['src/http/rate-limit/store.ts', 'src/http/rate-limit/redis-store.ts'],
-    tests: ['test/http/rate-limit.test.ts', 'test/http/policies.test.ts'],
+    tests: [
+      'test/http/rate-limit.test.ts',
+      'test/http/policies.test.ts',
+      'test/http/rate-limit-stores.test.ts',
+    ],
   },
   filters: {
     mutate: [
