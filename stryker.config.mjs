@@ -32,5 +32,5 @@ export default {
   tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
   // Files the tests need at run time besides sources and tests.
-  ignorePatterns: ['dist', 'reports', 'bench/results', '.data'],
+  ignorePatterns: ['dist', 'reports', 'bench/results', '.data', '.stryker-tmp'],
 };

@@ -26,16 +26,10 @@ export const GROUPS = {
     ],
   },
   filters: {
-    mutate: [
-      'src/catalog/filters.ts',
-      'src/catalog/fields/job-filters.ts',
-      'src/catalog/fields/company-filters.ts',
-      'src/catalog/fields/params.ts',
-    ],
+    mutate: ['src/catalog/filters.ts', 'src/catalog/fields/job-filters.ts'],
     tests: [
       'test/catalog/jobs.test.ts',
       'test/catalog/declared-filters.test.ts',
-      'test/catalog/companies.test.ts',
       'test/catalog/filter-rules.test.ts',
       'test/catalog/mirror.test.ts',
     ],
