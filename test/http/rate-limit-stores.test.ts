@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.js';
@@ -12,6 +13,16 @@ import { startTestApp, type TestApp, TestClock } from '../support/app.js';
  */
 
 const redisUrl = process.env.TEST_REDIS_URL;
+
+/** A new store's decisions fail until its connection is up (commands are not queued): polls until one is answered. */
+async function firstAnswer(store: RedisRateLimitStore, key: string, now: number): Promise<void> {
+  const answered = () =>
+    store.hit(key, 1_000, 60_000, now).then(
+      () => true,
+      () => false,
+    );
+  while (!(await answered())) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 const PUBLIC = '/api/v1/openapi.json';
 
 describe.skipIf(!redisUrl)('Redis store shared by two API processes (skipped without TEST_REDIS_URL)', () => {
@@ -79,15 +90,28 @@ describe.skipIf(!redisUrl)('Redis store shared by two API processes (skipped wit
     expect((await from(a, ip)).headers.ratelimit).toBe('"anonymous";r=2;t=45');
   });
 
+  it('keeps its sliding logs under the frontline:rl: namespace, expiring with the window', async () => {
+    // The deployment's store takes no prefix: its keys are namespaced so that other users of the Redis never meet
+    // them, and each expires once its window has passed.
+    const deployed = new RedisRateLimitStore({ url: redisUrl! });
+    stores.push(deployed);
+    const key = `probe-${randomBytes(4).toString('hex')}`;
+    await firstAnswer(deployed, key, clock.now());
+    const raw = new Redis(redisUrl!);
+    try {
+      expect(await raw.zcard(`frontline:rl:${key}`)).toBe(1);
+      const ttl = await raw.pttl(`frontline:rl:${key}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await raw.exists(key)).toBe(0);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('fails every decision once closed', async () => {
     const closed = new RedisRateLimitStore({ url: redisUrl!, prefix });
-    // Decisions fail until the connection is up (commands are not queued): poll until one is answered.
-    const answered = () =>
-      closed.hit('probe', 1_000, 60_000, clock.now()).then(
-        () => true,
-        () => false,
-      );
-    while (!(await answered())) await new Promise((resolve) => setTimeout(resolve, 10));
+    await firstAnswer(closed, 'probe', clock.now());
     await closed.close();
     await expect(closed.hit('probe', 1, 60_000, clock.now())).rejects.toThrow();
   });
