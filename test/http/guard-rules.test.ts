@@ -197,6 +197,16 @@ describe('pages and result windows', () => {
       total: 0,
       totalPages: 0,
     });
+    // Facet counts ride along in the same meta.
+    const faceted = await call(t, '/api/v1/jobs?page=2&facets=remote', nextIp());
+    expect(faceted.statusCode, faceted.body).toBe(200);
+    expect(faceted.json().meta).toEqual({
+      page: 2,
+      limit: 20,
+      total: 0,
+      totalPages: 0,
+      facets: { remote: [] },
+    });
   });
 
   it('caps the discovery candidates (the default resource) at 100 a page, 20 by default', async () => {
