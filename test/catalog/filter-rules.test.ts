@@ -193,6 +193,59 @@ describe('department', () => {
   });
 });
 
+describe('posted_since and posted_before', () => {
+  // The clock reads 2026-11-22T12:00:00Z; Annual USD was posted at 11:00:00.000, Hourly USD at 10:00:00.000.
+  it('compares to the microsecond, on both paths', async () => {
+    expect(await select({ posted_since: '2026-11-22T11:00:00.000001Z' })).toEqual([[], 0]);
+    expect(await select({ posted_since: '2026-11-22T10:59:59.999999Z' })).toEqual([['Annual USD'], 1]);
+    expect(await select({ posted_since: '2026-11-22T10:00:00.5Z' })).toEqual([['Annual USD'], 1]);
+    expect(await select({ posted_since: '2026-11-22T09:59:59.5Z' })).toEqual([
+      ['Annual USD', 'Hourly USD'],
+      2,
+    ]);
+    expect(await select({ posted_before: '2026-11-22T11:00:00.000001Z' })).toEqual([ALL, 8]);
+    expect(await select({ posted_before: '2026-11-22T11:00:00Z' })).toEqual([
+      ALL.filter((title) => title !== 'Annual USD'),
+      7,
+    ]);
+    expect(
+      await select({ posted_since: '2026-11-22T09:30:00Z', posted_before: '2026-11-22T10:30:00Z' }),
+    ).toEqual([['Hourly USD'], 1]);
+  });
+
+  it('takes an offset that moves the instant to another day, and minutes without seconds', async () => {
+    // 01:00 at +02:00 is 23:00 the day before: the date need not read back as written when an offset is given.
+    expect(await select({ posted_since: '2026-11-23T01:00:00+02:00' })).toEqual([[], 0]);
+    expect(await select({ posted_since: '2026-11-22T12:30+02:00' })).toEqual([['Annual USD'], 1]);
+    await refused(
+      'posted_since=2026-11-31',
+      "Invalid query parameter 'posted_since': '2026-11-31' is not an ISO 8601 date (2026-11-20) or date-time " +
+        '(2026-11-20T09:30:00Z)',
+    );
+  });
+});
+
+describe('updated_since and after_id', () => {
+  it('refuses after_id alone and updated_since with a search; takes after_id in any case', async () => {
+    const id = '7FFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF';
+    await refused(`after_id=${id}`, "Invalid query parameter 'after_id': only with 'updated_since'");
+    await refused(
+      'updated_since=2026-11-01T00:00:00Z&search=engineer',
+      "Invalid query parameter 'updated_since': cannot be combined with 'search'",
+    );
+    const res = await t.get(
+      `/api/v1/jobs?updated_since=2000-01-01T00:00:00Z&after_id=${id}&limit=50`,
+      t.token,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const lower = await t.get(
+      `/api/v1/jobs?updated_since=2000-01-01T00:00:00Z&after_id=${id.toLowerCase()}&limit=50`,
+      t.token,
+    );
+    expect(res.json().data).toEqual(lower.json().data);
+  });
+});
+
 describe('the replica memo', () => {
   it('never answers one filter value with the jobs of another', async () => {
     // The same listing asked in turn with values that select different jobs: a memo key that confused two values
@@ -207,6 +260,11 @@ describe('the replica memo', () => {
       [{ salary_min: 150_000 }, ['Annual USD', 'Daily USD', 'Hourly USD', 'Weekly USD']],
       [{ salary_min: 160_000 }, ['Hourly USD']],
       [{ salary_min: 100_000, salary_currency: 'EUR' }, ['Annual EUR']],
+      [
+        { posted_before: '2026-11-22T09:30:00Z' },
+        ALL.filter((title) => title !== 'Annual USD' && title !== 'Hourly USD'),
+      ],
+      [{ posted_before: '2026-11-22T11:30:00Z' }, ALL],
       [{ company: 'pay-co' }, ALL.filter((title) => title !== 'Other FDE')],
       [{ company: 'other-co' }, ['Other FDE']],
     ];

@@ -30,6 +30,7 @@ export const GROUPS = {
     tests: [
       'test/catalog/jobs.test.ts',
       'test/catalog/declared-filters.test.ts',
+      'test/catalog/companies.test.ts',
       'test/catalog/filter-rules.test.ts',
       'test/catalog/mirror.test.ts',
     ],
