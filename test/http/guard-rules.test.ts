@@ -133,6 +133,11 @@ describe('budgets over a 2-minute window', () => {
       'Rate limit exceeded: token limit of 2 requests per 2 minutes per token',
     );
     expect(tokenLimited.headers['ratelimit-policy']).toBe('"token";q=2;w=120');
+    // Each token has its own allowance.
+    const other = (await t.deps.tokens.create('two-minutes-other')).secret;
+    expect((await call(t, '/api/v1/me', nextIp(), { authorization: `Bearer ${other}` })).statusCode).toBe(
+      200,
+    );
 
     const guessIp = nextIp();
     expect((await call(t, '/api/v1/tags', guessIp, { authorization: 'Bearer fl_guess' })).statusCode).toBe(
