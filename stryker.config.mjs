@@ -4,6 +4,8 @@
 import { GROUPS } from './test/mutation/groups.mjs';
 
 const name = process.env.MUTATION_GROUP ?? 'net';
+// MUTATION_RUN names a run's report and sandbox, so that runs of one group (over parts of it) can go side by side.
+const run = process.env.MUTATION_RUN ?? name;
 const group = GROUPS[name];
 if (!group) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')}`);
 process.env.MUTATION_TESTS = group.tests.join(',');
@@ -21,10 +23,16 @@ export default {
   timeoutFactor: 3,
   timeoutMS: 30_000,
   ignoreStatic: true,
+  // MUTATION_ALL_KILLERS=1 runs every covering test of a mutant instead of stopping at the first failure, so the
+  // report names all the tests that kill it (which tests a score depends on).
+  disableBail: process.env.MUTATION_ALL_KILLERS === '1',
   reporters: ['clear-text', 'json', 'progress-append-only'],
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
-  tempDirName: `.stryker-tmp/${name}`,
+  jsonReporter: { fileName: `reports/mutation/${run}.json` },
+  // Reruns only the mutants whose code or covering tests changed since the group's last run.
+  incremental: true,
+  incrementalFile: `reports/mutation/${run}.incremental.json`,
+  tempDirName: `.stryker-tmp/${run}`,
   cleanTempDir: 'always',
   // Files the tests need at run time besides sources and tests.
-  ignorePatterns: ['dist', 'reports', 'bench/results', '.data'],
+  ignorePatterns: ['dist', 'reports', 'bench/results', '.data', '.stryker-tmp'],
 };

@@ -3,19 +3,37 @@
  * change to them. Kept small so that each mutant reruns only the tests that cover it.
  */
 export const GROUPS = {
-  policy: {
-    mutate: [
-      'src/http/guard.ts',
-      'src/http/tiers.ts',
-      'src/http/pagination.ts',
-      'src/http/rate-limit/store.ts',
-      'src/http/rate-limit/redis-store.ts',
+  guard: {
+    mutate: ['src/http/guard.ts', 'src/http/tiers.ts'],
+    tests: [
+      'test/http/policies.test.ts',
+      'test/http/token-routes.test.ts',
+      'test/http/rate-limit.test.ts',
+      'test/http/metrics.test.ts',
+      'test/http/guard-rules.test.ts',
     ],
-    tests: ['test/http/rate-limit.test.ts', 'test/http/policies.test.ts', 'test/http/token-routes.test.ts'],
+  },
+  pagination: {
+    mutate: ['src/http/pagination.ts'],
+    tests: ['test/http/policies.test.ts', 'test/catalog/jobs.test.ts', 'test/http/guard-rules.test.ts'],
+  },
+  ratelimit: {
+    mutate: ['src/http/rate-limit/store.ts', 'src/http/rate-limit/redis-store.ts'],
+    tests: [
+      'test/http/rate-limit.test.ts',
+      'test/http/policies.test.ts',
+      'test/http/rate-limit-stores.test.ts',
+    ],
   },
   filters: {
-    mutate: ['src/catalog/filters.ts'],
-    tests: ['test/catalog/jobs.test.ts'],
+    mutate: ['src/catalog/filters.ts', 'src/catalog/fields/job-filters.ts'],
+    tests: [
+      'test/catalog/jobs.test.ts',
+      'test/catalog/declared-filters.test.ts',
+      'test/catalog/companies.test.ts',
+      'test/catalog/filter-rules.test.ts',
+      'test/catalog/mirror.test.ts',
+    ],
   },
   sightings: {
     mutate: ['src/pipeline/discovery/sightings.ts'],

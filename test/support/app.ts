@@ -54,6 +54,11 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
           RATE_LIMIT_PAGES: '100000',
         }),
     LOG_LEVEL: 'silent',
+    // No catalog_version poll on a wall-clock interval (PostgreSQL only): every write of an in-process test goes
+    // through the app's own Db, which moves the response cache's validity at once, while a poll landing between
+    // two requests of a test (late on a loaded machine) would empty the cache under it. Coherence across
+    // processes, which the poll is for, is tested with real processes (test/fleet, test/pipeline/fleet.test.ts).
+    CACHE_COHERENCE_MS: '0',
     // TEST_READ_MODEL=sql runs a suite with the in-memory read model switched off.
     ...(process.env.TEST_READ_MODEL ? { READ_MODEL: process.env.TEST_READ_MODEL } : {}),
     ...opts.env,
