@@ -6,12 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { companyFacetNames, jobFacetNames } from '../../src/catalog/facets.js';
 import { ROLE_CATEGORIES } from '../../src/catalog/types.js';
-import { MALLOC_ENV } from '../../src/runtime/malloc-env.js';
-import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
+import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';
 import { type Child, freePort, spawnChild, waitForOk } from './processes.js';
-import { BENCH_TOKEN } from './scenarios.js';
 import { type Row, timeUrls } from './serial.js';
+import { benchServiceEnv } from './service-env.js';
 import { API, distinctUrls, locationTerms, UrlFactory } from './urls.js';
 import { DEPARTMENTS } from './vocabulary.js';
 
@@ -110,21 +109,7 @@ function start(target: { dataDir?: string; databaseUrl?: string }, readModel: st
   return spawnChild({
     command: process.execPath,
     args: [join(serviceRoot, 'dist/main.js'), 'serve'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      API_TOKENS: BENCH_TOKEN,
-      RATE_LIMIT_ANONYMOUS: '10000000',
-      RATE_LIMIT_TOKEN: '10000000',
-      RATE_LIMIT_WINDOW_MS: '1000',
-      ...MALLOC_ENV,
-      ...(target.databaseUrl && { DATABASE_URL: target.databaseUrl }),
-      DATA_DIR: target.dataDir ?? embeddingsCacheDir(CACHE),
-      READ_MODEL: readModel,
-    },
+    env: benchServiceEnv(port, target, CACHE, { READ_MODEL: readModel }),
     logFile: join(CACHE, 'facets-service.log'),
     port,
     cwd: serviceRoot,

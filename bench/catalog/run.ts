@@ -4,20 +4,13 @@ import { get } from 'node:http';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MALLOC_ENV } from '../../src/runtime/malloc-env.js';
-import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
+import { type CatalogManifest, prepareCatalog } from './generate.js';
 import { type Measurement, measure } from './measure.js';
 import { type BenchOptions, parseOptions, USAGE } from './options.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk } from './processes.js';
 import { type ReportInput, renderReport, type ScenarioOutcome } from './report.js';
-import {
-  BENCH_TOKEN,
-  BROWSER_ACCEPT,
-  bareScenarios,
-  buildScenarios,
-  PAGE_ROUTE,
-  type Scenario,
-} from './scenarios.js';
+import { BROWSER_ACCEPT, bareScenarios, buildScenarios, PAGE_ROUTE, type Scenario } from './scenarios.js';
+import { benchServiceEnv } from './service-env.js';
 import { API } from './urls.js';
 
 /**
@@ -30,16 +23,6 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const CACHE = join(ROOT, '.bench-data');
 const log = (msg: string): void => {
   process.stderr.write(`${msg}\n`);
-};
-
-// Bench-level limits: the spec's 20/min would stop the bench after 20 requests. Config caps a limit at 10,000,000;
-// the 1 s window keeps the in-memory sliding log (one timestamp per allowed request in the window) at one second
-// of traffic, where a 60 s window would make every request shift a log of up to a minute of bench traffic.
-const RATE_LIMIT_ENV = {
-  RATE_LIMIT_ANONYMOUS: '10000000',
-  RATE_LIMIT_TOKEN: '10000000',
-  RATE_LIMIT_PAGES: '10000000',
-  RATE_LIMIT_WINDOW_MS: '1000',
 };
 
 function git(args: string[]): string {
@@ -75,29 +58,6 @@ function build(notes: string[]): void {
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing after the build');
 }
 
-function serviceEnv(
-  port: number,
-  target: { dataDir?: string; databaseUrl?: string },
-  extra: Record<string, string>,
-): Record<string, string> {
-  // A minimal environment, so the caller's DATABASE_URL, REDIS_URL or SAMPLE_DATA cannot leak into the run.
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    API_TOKENS: BENCH_TOKEN,
-    ...RATE_LIMIT_ENV,
-    // The malloc settings every production start sets (npm start, the image): see src/runtime/malloc-env.ts.
-    ...MALLOC_ENV,
-  };
-  if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
-  // Server mode still keeps the word-vector cache in DATA_DIR: the generator's, so no run rebuilds it.
-  env.DATA_DIR = target.dataDir ?? embeddingsCacheDir(CACHE);
-  return { ...env, ...extra };
-}
-
 interface Service {
   start(): Promise<Child>;
 }
@@ -120,7 +80,7 @@ function serviceLauncher(
           join(ROOT, 'dist/main.js'),
           'serve',
         ],
-        env: serviceEnv(port, target, extraEnv),
+        env: benchServiceEnv(port, target, CACHE, extraEnv),
         logFile,
         port,
         cwd: ROOT,

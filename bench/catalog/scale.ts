@@ -4,12 +4,11 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MALLOC_ENV } from '../../src/runtime/malloc-env.js';
-import { type CatalogManifest, embeddingsCacheDir, prepareCatalog } from './generate.js';
+import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk } from './processes.js';
-import { BENCH_TOKEN } from './scenarios.js';
 import { type Row, timeUrls } from './serial.js';
+import { benchServiceEnv } from './service-env.js';
 import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
 import { DEPARTMENTS } from './vocabulary.js';
 
@@ -101,21 +100,7 @@ async function start(databaseUrl: string, readModel: 'sql' | 'memory'): Promise<
   return spawnChild({
     command: process.execPath,
     args: [join(ROOT, 'dist/main.js'), 'serve'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      API_TOKENS: BENCH_TOKEN,
-      RATE_LIMIT_ANONYMOUS: '10000000',
-      RATE_LIMIT_TOKEN: '10000000',
-      RATE_LIMIT_WINDOW_MS: '1000',
-      ...MALLOC_ENV,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: embeddingsCacheDir(CACHE),
-      READ_MODEL: readModel,
-    },
+    env: benchServiceEnv(port, { databaseUrl }, CACHE, { READ_MODEL: readModel }),
     logFile: join(CACHE, 'scale-service.log'),
     port,
     cwd: ROOT,
