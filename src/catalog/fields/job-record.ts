@@ -126,6 +126,19 @@ export function recordFromRow(row: Readonly<Record<string, unknown>>, intern: In
   return out as JobRecord;
 }
 
+/**
+ * A job's replica attributes: its record's fields copied one by one, then `location`. Built this way, every job's
+ * object shares one hidden class; an object spread (`{ ...record, location }`) gave each of 100k jobs its own
+ * (~50 MB of V8 maps and descriptor arrays at the bench's size).
+ */
+export function attrsOf(record: JobRecord, location: string): JobAttrs {
+  const from = record as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) out[f.name] = from[f.name];
+  out.location = location;
+  return out as JobAttrs;
+}
+
 /** Whether two records hold the same values in every declared field. */
 export function sameRecord(a: JobRecord, b: JobRecord): boolean {
   const x = a as Record<string, unknown>;

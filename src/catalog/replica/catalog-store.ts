@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import {
+  attrsOf,
   type Intern,
   JOB_RECORD_COLUMNS,
   JOB_RECORD_TSV,
@@ -317,10 +318,7 @@ export abstract class CatalogStore {
     for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
   }
 
-  /**
-   * Strings many jobs share (company ids, roles, locations: the record's shared fields) stored once: 100k jobs
-   * otherwise hold 100k copies of a few thousand values (~17 MB).
-   */
+  /** Strings many jobs share (the record's shared fields) stored once: 100k jobs hold a few thousand values. */
   protected readonly intern: Intern = (v) => {
     const known = this.shared.get(v);
     if (known !== undefined) return known;
@@ -330,7 +328,7 @@ export abstract class CatalogStore {
 
   /** A job's attributes: its record, interned, and the lower-cased location the filters read. */
   protected jobAttrs(record: JobRecord): JobAttrs {
-    return { ...record, location: this.intern(record.place.toLowerCase()) };
+    return attrsOf(record, this.intern(record.place.toLowerCase()));
   }
 
   protected removeJob(id: string): void {
