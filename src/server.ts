@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDeps, type Deps } from './deps.js';
 import { loggerOptions } from './logger.js';
-import { limitHeapGrowth } from './runtime/heap-growth.js';
+import { collectAfterLoad, limitHeapGrowth } from './runtime/heap-growth.js';
 import { holdEventLoop } from './runtime/hold-event-loop.js';
 import { MALLOC_ENV, missingMallocEnv } from './runtime/malloc-env.js';
 import { PhaseClock } from './runtime/phase-clock.js';
@@ -65,6 +65,7 @@ async function startServer(config: Config): Promise<RunningServer> {
     // makes garbage fast, and capped, the collector ran ~twice as often then (a restart's first answer came
     // ~0.1 s later, measured in docs/deployment.md).
     limitHeapGrowth(config.heapGrowingPercent);
+    if (config.heapGrowingPercent > 0) collectAfterLoad();
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
     deps.startEmbeddingCatchUp();
