@@ -65,7 +65,6 @@ async function startServer(config: Config): Promise<RunningServer> {
     // makes garbage fast, and capped, the collector ran ~twice as often then (a restart's first answer came
     // ~0.1 s later, measured in docs/deployment.md).
     limitHeapGrowth(config.heapGrowingPercent);
-    if (config.heapGrowingPercent > 0) collectAfterLoad();
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
     deps.startEmbeddingCatchUp();
@@ -81,6 +80,7 @@ async function startServer(config: Config): Promise<RunningServer> {
       app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
     if (config.role !== 'api') deps.watchMatcher.start();
+    if (config.heapGrowingPercent > 0) collectAfterLoad();
   });
   // The caller handles a failure; this keeps it from also surfacing as an unhandled rejection.
   startupTasks.catch(() => {});
