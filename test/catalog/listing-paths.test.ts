@@ -106,6 +106,7 @@ describe('a SQL listing’s total', () => {
     expect(await countedBy({ client_facing: true, remote_only: true })).toEqual([2, ['job_counts']]);
     expect(await countedBy({ location: 'York' })).toEqual([2, ['job_place_counts']]);
     expect(await countedBy({ location: 'york', role_category: 'sales' })).toEqual([1, ['job_place_counts']]);
+    expect(await countedBy({ location: 'york', remote_only: true })).toEqual([1, ['job_place_counts']]);
     expect(await countedBy({ department: 'SALES' })).toEqual([2, ['job_department_counts']]);
     expect(await countedBy({ department: 'sales,success', remote_only: true })).toEqual([
       2,
