@@ -9,6 +9,8 @@ const run = process.env.MUTATION_RUN ?? name;
 const group = GROUPS[name];
 if (!group) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(GROUPS).join(', ')}`);
 process.env.MUTATION_TESTS = group.tests.join(',');
+// A group's environment for its test processes (the filters group runs away from UTC, see groups.mjs).
+Object.assign(process.env, group.env);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

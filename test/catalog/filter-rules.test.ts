@@ -225,6 +225,27 @@ describe('posted_since and posted_before', () => {
   });
 });
 
+describe('an instant without an offset', () => {
+  it('is UTC whatever the host’s time zone', async (ctx) => {
+    // Run in New York (a worker thread keeps its process's zone: the mutation runs set TZ for the process).
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      if (new Date(2026, 10, 22).getTimezoneOffset() !== 300)
+        ctx.skip('the zone cannot change in this thread');
+      // 10:30 in New York would be 15:30 UTC, after every job; 2026-11-22 there would start at 05:00 UTC.
+      expect(await select({ posted_since: '2026-11-22T10:30:00' })).toEqual([['Annual USD'], 1]);
+      expect(await select({ posted_since: '2026-11-22T10:30' })).toEqual([['Annual USD'], 1]);
+      expect(await select({ posted_before: '2026-11-22T03:30:00.5' })).toEqual([[], 0]);
+      expect((await select({ posted_since: '2026-11-22' }))[1]).toBe(8);
+      expect(await select({ posted_before: '2026-11-22' })).toEqual([[], 0]);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+});
+
 describe('updated_since and after_id', () => {
   it('refuses after_id alone and updated_since with a search; takes after_id in any case', async () => {
     const id = '7FFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF';

@@ -27,12 +27,16 @@ export const GROUPS = {
   },
   filters: {
     mutate: ['src/catalog/filters.ts', 'src/catalog/fields/job-filters.ts'],
+    // Away from UTC: a date-time without an offset that fell back to the host's zone would show (vitest's worker
+    // threads, which Stryker runs, keep the zone of their process).
+    env: { TZ: 'America/New_York' },
     tests: [
       'test/catalog/jobs.test.ts',
       'test/catalog/declared-filters.test.ts',
       'test/catalog/companies.test.ts',
       'test/catalog/filter-rules.test.ts',
       'test/catalog/mirror.test.ts',
+      'test/catalog/listing-paths.test.ts',
     ],
   },
   sightings: {
