@@ -76,7 +76,7 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
     await new Promise((resolve) => setTimeout(resolve, 50));
     gc?.();
     const m = process.memoryUsage();
-    return { rss: m.rss, kept: m.heapUsed + m.arrayBuffers };
+    return { rss: m.rss, kept: m.heapUsed + m.arrayBuffers, heap: m.heapTotal };
   };
   const m0 = await held();
   const t0 = performance.now();
@@ -131,7 +131,7 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
   if (answered !== undefined) log(`answered from memory: ${answered} of ${4 * REQUESTS}`);
   const m2 = await held();
   log(
-    `after the reads: RSS ${mb(m2.rss)} MB, heap + array buffers ${mb(m2.kept)} MB${gc ? ' (after GC)' : ''}`,
+    `after the reads: RSS ${mb(m2.rss)} MB, V8 heap ${mb(m2.heap)} MB, heap used + array buffers ${mb(m2.kept)} MB${gc ? ' (after GC)' : ''}`,
   );
   await app.close();
   await deps.close();
