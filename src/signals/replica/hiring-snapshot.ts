@@ -91,7 +91,7 @@ export class HiringSnapshot {
   closeCat = new Uint8Array(0);
   openDays = new Float32Array(0);
   /** The companies of each company filter asked for (snapshot-answers.ts). */
-  readonly members = new Map<string, number[]>();
+  readonly members = new Map<string, Int32Array>();
   /** Every company's rows summed: day (from firstDay) x category code, and whether a day has any row. */
   firstDay = 0;
   lastDay = -1;

@@ -18,7 +18,7 @@ const EPOCH_DAY = (ms: number) => Math.floor(ms / DAY_MS);
 const dayName = (d: number) => dayString(d * DAY_MS);
 const ASCII = /^[\x20-\x7e]*$/;
 /** Company lists kept per snapshot (one per distinct company filter) before they are dropped together. */
-const MEMBER_LISTS = 1_000;
+const MEMBER_LISTS = 100;
 
 /** A company's index by UUID or slug; null when the slug's lower-casing is the database's to decide. */
 export function companyIndex(s: HiringSnapshot, idOrSlug: string): number | undefined | null {
@@ -140,12 +140,12 @@ class DaySums {
 }
 
 /** The companies a scope sums, or null for every company on record; kept per snapshot for each filter. */
-function members(s: HiringSnapshot, scope: Scope): number[] | null {
+function members(s: HiringSnapshot, scope: Scope): Int32Array | null {
   if (scope.kind === 'all') return null;
   const key = JSON.stringify(scope);
   let list = s.members.get(key);
   if (!list) {
-    list = matching(s, scope);
+    list = Int32Array.from(matching(s, scope));
     if (s.members.size >= MEMBER_LISTS) s.members.clear();
     s.members.set(key, list);
   }
