@@ -8,6 +8,7 @@ import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 import { createDeps } from '../../src/deps.js';
+import type { ReplicaSignalReads } from '../../src/signals/replica/hiring-reads.js';
 import { assignJobs, buildCompanies, type CatalogSize, type SynthCompany } from './catalog-model.js';
 import { insertCompanies, insertJobs } from './generate.js';
 import { insertHistory } from './history.js';
@@ -15,16 +16,24 @@ import { Rng } from './prng.js';
 import { scrapeCost } from './signals-scrape.js';
 
 /**
- * `npm run bench:signals [-- --database-url URL]`: the hiring-signal figures on the bench catalog's shape (5,000
- * companies, 100,000 active jobs, two years of events) without the full bench's embedding and load runs:
+ * `npm run bench:signals [-- options]`: the hiring-signal figures on the bench catalog's shape (5,000 companies,
+ * 100,000 active jobs, two years of events) without the full bench's embedding and load runs:
  *   - company series and trends, cold (every URL distinct, so no response-cache hit), one client, p50/p99;
  *   - what the rollups' upkeep adds to a whole scrape (signals-scrape.ts: the same scrapes with it on and off).
+ *
+ * Options: --database-url URL (PostgreSQL; else PGlite in a scratch directory); --data-dir DIR (PGlite kept in DIR:
+ * filled on the first run, reused after, so runs compare on one catalog); --reuse (the PostgreSQL database given is
+ * already filled); --read-model sql|memory (READ_MODEL; memory waits for the rollups' copy before timing);
+ * --skip-scrape (no scrape cost: it writes, so a kept catalog would change).
  */
 
 const SIZE: CatalogSize = { seed: 20260101, jobs: 100_000, companies: 5_000, inactiveRatio: 0.1 };
 const REQUESTS = 300;
 const DAY = 86_400_000;
 const log = (m: string) => process.stderr.write(`${m}\n`);
+const arg = (name: string) =>
+  process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined;
+const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -51,10 +60,37 @@ async function fill(db: Db, nowMs: number): Promise<SynthCompany[]> {
 }
 
 async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: string): Promise<void> {
-  const config = parseConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, RATE_LIMIT_ANONYMOUS: '10000000' });
+  const config = parseConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    RATE_LIMIT_ANONYMOUS: '10000000',
+    READ_MODEL: arg('read-model') ?? 'memory',
+  });
   const deps = await createDeps(config, { db, now: () => nowMs, deferCatchUp: true });
   const app = await buildApp(deps);
   await app.ready();
+  // With node --expose-gc (NODE_OPTIONS), what the copy keeps is measured after a full collection.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const held = async () => {
+    // Callbacks queued for the next turn (inject's requests never leave the microtask queue) hold their buffers.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc?.();
+    const m = process.memoryUsage();
+    return { rss: m.rss, kept: m.heapUsed + m.arrayBuffers, heap: m.heapTotal };
+  };
+  const m0 = await held();
+  const t0 = performance.now();
+  await deps.signals.reads.warm();
+  const ms = Math.round(performance.now() - t0);
+  const copy = deps.signals.reads as Partial<ReplicaSignalReads>;
+  const m1 = await held();
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  if (copy.bytes)
+    log(
+      `read model ${config.readModel}: rollups copy loaded in ${ms} ms, ${mb(copy.bytes())} MB of arrays; ` +
+        `${gc ? `heap + array buffers +${mb(m1.kept - m0.kept)} MB after GC, ` : ''}RSS +${mb(m1.rss - m0.rss)} MB`,
+    );
+  else log(`read model ${config.readModel}`);
   const rng = new Rng(SIZE.seed, 99);
   const time = async (url: string) => {
     const t0 = performance.now();
@@ -91,24 +127,37 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
   log(`GET /trends (52+ weeks), cold: ${fmt(trends)}`);
   log(`GET /trends?stage=…&client_facing=true (2 years by month), cold: ${fmt(tagged)}`);
   log(`GET /trends?industry=a,b (two industries, 52+ weeks), cold: ${fmt(industries)}`);
+  const answered = (deps.signals.reads as Partial<ReplicaSignalReads>).answered;
+  if (answered !== undefined) log(`answered from memory: ${answered} of ${4 * REQUESTS}`);
+  const m2 = await held();
+  log(
+    `after the reads: RSS ${mb(m2.rss)} MB, V8 heap ${mb(m2.heap)} MB, heap used + array buffers ${mb(m2.kept)} MB${gc ? ' (after GC)' : ''}`,
+  );
   await app.close();
   await deps.close();
 }
 
 async function main(): Promise<void> {
-  const url = process.argv.includes('--database-url')
-    ? process.argv[process.argv.indexOf('--database-url') + 1]
-    : undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'frontline-bench-signals-'));
+  const url = arg('database-url');
+  const kept = arg('data-dir');
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'frontline-bench-signals-'));
   const db: Db = url
     ? new PostgresDb({ url, poolSize: 4, statementTimeoutMs: 3_600_000 })
     : await PgliteDb.open(dir);
+  // A kept catalog is the one its first run wrote, on the day it ran: the series end on that day.
   const nowMs = Date.now();
   try {
     const t0 = performance.now();
-    const companies = await fill(db, nowMs);
-    log(`catalog written in ${Math.round((performance.now() - t0) / 1000)} s`);
-    await reads(db, companies, nowMs, dir);
+    await migrate(db);
+    const [filled] = await db.query<{ n: number; at: Date | null }>(
+      'SELECT count(*)::int AS n, max(created_at) AS at FROM companies',
+    );
+    const reuse = (flag('reuse') || kept !== undefined) && (filled?.n ?? 0) > 0;
+    const companies = reuse ? buildCompanies(SIZE) : await fill(db, nowMs);
+    const asOf = reuse && filled?.at ? filled.at.getTime() : nowMs;
+    log(reuse ? 'catalog reused' : `catalog written in ${Math.round((performance.now() - t0) / 1000)} s`);
+    await reads(db, companies, asOf, dir);
+    if (flag('skip-scrape')) return;
     const cost = await scrapeCost(db, companies, nowMs, dir);
     const median = (xs: number[]) => pct(xs, 50);
     log(`a company's whole scrape (60-posting board): with rollups ${fmt(cost.withRollups)}`);
@@ -117,7 +166,7 @@ async function main(): Promise<void> {
     log(`rollup upkeep adds ${(share * 100).toFixed(1)}% to a scrape (medians)`);
   } finally {
     await db.close().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   }
 }
 

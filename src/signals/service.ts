@@ -1,28 +1,20 @@
 import type { CompanyFilters } from '../catalog/fields/company-filters.js';
-import { UUID_RE } from '../catalog/types.js';
 import { ROLE_CATEGORIES } from '../catalog/vocabulary.js';
 import type { Queryable } from '../db/port.js';
-import { bucket, DAY_MS, dayOf, dayString, firstPeriod, type Point, type Range } from './periods.js';
+import { bucket, DAY_MS, type DayCounts, dayOf, dayString, type Point, type Range } from './periods.js';
 import {
-  activeBefore,
-  type CloseTimes,
-  closeTimes,
-  companyDaysByCategory,
-  daysInRange,
-  firstOpenings,
-  openedJobs,
-  type Scope,
-  scopeOf,
-  trackedSince,
-} from './store.js';
+  type CategoryDayRow,
+  type CompanyRef,
+  type CompanyRollup,
+  firstDayOf,
+  type SignalReads,
+} from './reads.js';
+import { SqlSignalReads } from './sql-reads.js';
+import { type CloseTimes, closeTimes, type DayRow, firstOpenings, openedJobs, scopeOf } from './store.js';
+
+export type { CompanyRef } from './reads.js';
 
 /** Hiring signals over the rollups: company and catalog series, newly hiring companies, time to close. */
-
-export interface CompanyRef {
-  id: string;
-  slug: string;
-  name: string;
-}
 
 export interface TimeToClose {
   medianDays: number | null;
@@ -96,17 +88,65 @@ const splitCloseTimes = (rows: CloseTimes[]) => {
   };
 };
 
+/** A company's series from its rollup: the total and each category on record up to `to`. */
+function companySeries(r: CompanyRollup, range: Range, categories: readonly string[]): CompanyHiring {
+  const fromDay = firstDayOf(range, r.since);
+  const before = new Map<string, number>();
+  const days: CategoryDayRow[] = [];
+  for (const d of r.rows) {
+    if (d.day < fromDay) before.set(d.roleCategory, (before.get(d.roleCategory) ?? 0) + d.net);
+    else days.push(d);
+  }
+  const byRoleCategory = [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])]
+    .sort()
+    .map((roleCategory) => ({
+      roleCategory,
+      series: bucket(
+        days.filter((d) => d.roleCategory === roleCategory),
+        range,
+        r.since,
+        before.get(roleCategory) ?? 0,
+      ),
+    }));
+  const totals = new Map<string, DayCounts>();
+  for (const d of days) {
+    const t = totals.get(d.day) ?? { day: d.day, opened: 0, reopened: 0, closed: 0, net: 0 };
+    t.opened += d.opened;
+    t.reopened += d.reopened;
+    t.closed += d.closed;
+    t.net += d.net;
+    totals.set(d.day, t);
+  }
+  const startActive = [...before.values()].reduce((a, b) => a + b, 0);
+  return {
+    company: r.company,
+    ...meta(range, r.since, categories),
+    series: bucket([...totals.values()], range, r.since, startActive),
+    byRoleCategory,
+    timeToClose: splitCloseTimes(r.closeTimes).overall,
+  };
+}
+
 export class SignalsService {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    /** The series' reads: SQL, or the in-process copy of the rollups in front of it (src/deps.ts). */
+    readonly reads: SignalReads = new SqlSignalReads(db),
+  ) {}
 
   /** A company by UUID or slug (slugs compare case-insensitively), listed or not. */
-  async company(idOrSlug: string): Promise<CompanyRef | undefined> {
-    const byId = UUID_RE.test(idOrSlug);
-    const rows = await this.db.query<CompanyRef>(
-      `SELECT id, slug, name FROM companies WHERE ${byId ? 'id = $1::uuid' : 'slug = lower($1)'}`,
-      [idOrSlug],
-    );
-    return rows[0];
+  company(idOrSlug: string): Promise<CompanyRef | undefined> {
+    return this.reads.company(idOrSlug);
+  }
+
+  /** A company's series by UUID or slug; undefined when there is no such company. */
+  async hiringOf(
+    idOrSlug: string,
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+  ): Promise<CompanyHiring | undefined> {
+    const r = await this.reads.companyRollup(idOrSlug, range, categories);
+    return r && companySeries(r, range, categories);
   }
 
   async companyHiring(
@@ -114,44 +154,10 @@ export class SignalsService {
     range: Range,
     categories: readonly string[] = ROLE_CATEGORIES,
   ): Promise<CompanyHiring> {
-    const since = await trackedSince(this.db, { kind: 'company', companyId: company.id });
-    const fromDay = dayString(firstPeriod(range, since));
-    const toDay = dayString(range.toMs);
-    const { days, before } = await companyDaysByCategory(this.db, company.id, categories, fromDay, toDay);
-    const byRoleCategory = [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])]
-      .sort()
-      .map((roleCategory) => ({
-        roleCategory,
-        series: bucket(
-          days.filter((d) => d.roleCategory === roleCategory),
-          range,
-          since,
-          before.get(roleCategory) ?? 0,
-        ),
-      }));
-    const totals = new Map<
-      string,
-      { day: string; opened: number; reopened: number; closed: number; net: number }
-    >();
-    for (const d of days) {
-      const t = totals.get(d.day) ?? { day: d.day, opened: 0, reopened: 0, closed: 0, net: 0 };
-      t.opened += d.opened;
-      t.reopened += d.reopened;
-      t.closed += d.closed;
-      t.net += d.net;
-      totals.set(d.day, t);
-    }
-    const startActive = [...before.values()].reduce((a, b) => a + b, 0);
-    const ttc = splitCloseTimes(
-      await closeTimes(this.db, categories, dayString(range.fromMs), toDay, { id: company.id }),
-    );
-    return {
-      company,
-      ...meta(range, since, categories),
-      series: bucket([...totals.values()], range, since, startActive),
-      byRoleCategory,
-      timeToClose: ttc.overall,
-    };
+    const r = await this.reads.companyRollup(company.id, range, categories);
+    // A company deleted since it was read has nothing on record.
+    const none = { roleCategory: null, medianDays: null, closedJobs: 0 };
+    return companySeries(r ?? { company, since: null, rows: [], closeTimes: [none] }, range, categories);
   }
 
   async trends(
@@ -159,22 +165,17 @@ export class SignalsService {
     categories: readonly string[] = ROLE_CATEGORIES,
     filters: CompanyFilters = {},
   ): Promise<Trends> {
-    const scope: Scope = scopeOf(filters);
-    const since = await trackedSince(this.db, scope);
-    const fromDay = dayString(firstPeriod(range, since));
-    const toDay = dayString(range.toMs);
-    const [start, days] = await Promise.all([
-      activeBefore(this.db, scope, categories, fromDay),
-      daysInRange(this.db, scope, categories, fromDay, toDay),
-    ]);
+    const { since, start, days } = await this.reads.scopeRollup(scopeOf(filters), range, categories);
     const points = bucket(days, range, since, start);
     // The mix per period, over the same periods (the days are sorted; each point covers [period, next period)).
-    const series = points.map((p, i) => {
-      const end = points[i + 1]?.period ?? '9999-12-31';
+    let i = 0;
+    const series = points.map((p, k) => {
+      const end = points[k + 1]?.period ?? '9999-12-31';
       let all = 0;
       let cf = 0;
-      for (const d of days) {
-        if (d.day >= p.period && d.day < end) {
+      for (; i < days.length && (days[i] as DayRow).day < end; i++) {
+        const d = days[i] as DayRow;
+        if (d.day >= p.period) {
           all += d.openedAll;
           cf += d.openedClientFacing;
         }

@@ -268,29 +268,3 @@ export async function rebuildRollups(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>('SELECT rebuild_hiring_daily() AS n');
   return rows[0]?.n ?? 0;
 }
-
-export interface CategoryDayRow extends DayCounts {
-  roleCategory: string;
-}
-
-/** One company's days in range per category, and each category's active count before the range. */
-export async function companyDaysByCategory(
-  db: Queryable,
-  companyId: string,
-  categories: readonly string[],
-  fromDay: string,
-  toDay: string,
-): Promise<{ days: CategoryDayRow[]; before: Map<string, number> }> {
-  const days = await db.query<CategoryDayRow>(
-    `SELECT day::text AS day, role_category AS "roleCategory", opened, reopened, closed, net FROM hiring_daily
-     WHERE company_id = $1 AND role_category = ANY($2::text[]) AND day >= $3::date AND day <= $4::date
-     ORDER BY day, role_category`,
-    [companyId, categories, fromDay, toDay],
-  );
-  const prior = await db.query<{ role_category: string; n: number }>(
-    `SELECT role_category, sum(net)::int AS n FROM hiring_daily
-     WHERE company_id = $1 AND role_category = ANY($2::text[]) AND day < $3::date GROUP BY role_category`,
-    [companyId, categories, fromDay],
-  );
-  return { days, before: new Map(prior.map((r) => [r.role_category, r.n])) };
-}

@@ -75,10 +75,9 @@ export function companyHiringRoute(app: App, signals: SignalsService, now: () =>
     async (request, reply) => {
       const range = parseRange(request.query, now());
       const categories = categoriesOrAll(request.query);
-      const company = await signals.company(request.params.id);
-      if (!company) throw notFound(`No company with id or slug '${request.params.id}'`);
-      const answer = await signals.companyHiring(company, range, categories);
-      return respond(reply, request.query, answer, `${company.name}: hiring by ${range.interval}`);
+      const answer = await signals.hiringOf(request.params.id, range, categories);
+      if (!answer) throw notFound(`No company with id or slug '${request.params.id}'`);
+      return respond(reply, request.query, answer, `${answer.company.name}: hiring by ${range.interval}`);
     },
   );
 }
