@@ -29,7 +29,6 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
-import { ReplicaSignalReads, SIGNALS_MIN_RELOAD_MS } from './signals/replica/hiring-reads.js';
 import { SignalsService } from './signals/service.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
 
@@ -126,7 +125,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       () => catalog,
     );
     catalog = new CatalogService({ read, search, now, shortlist: SEARCH_SHORTLIST });
-    const signalReads = createSignalReads({ config, db, now, metrics, closers }, versionFeed);
     mark('services');
     return {
       config,
@@ -141,7 +139,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watches: watchParts.service,
       watchMatcher: watchParts.matcher,
       catalog,
-      signals: new SignalsService(db, signalReads),
+      signals: new SignalsService(db),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),
@@ -158,21 +156,6 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     if (!overrides.db) await db.close().catch(() => {});
     throw err;
   }
-}
-
-/** The hiring series' reads: SQL alone (undefined), or an in-process copy of the rollups under the same rule. */
-function createSignalReads(
-  { config, db, closers }: Shared,
-  versionFeed: CatalogVersionFeed,
-): ReplicaSignalReads | undefined {
-  if (config.readModel !== 'memory') return undefined;
-  const reads = new ReplicaSignalReads(db, {
-    validity: () => versionFeed.token(),
-    minReloadMs: SIGNALS_MIN_RELOAD_MS,
-    onError: (err) => componentLogger(config, 'signals').error({ err }, 'hiring rollups load failed'),
-  });
-  closers.push(() => reads.close());
-  return reads;
 }
 
 /** What the parts createDeps builds share; each part adds its own closer to closers. */

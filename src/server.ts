@@ -68,8 +68,6 @@ async function startServer(config: Config): Promise<RunningServer> {
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
     deps.startEmbeddingCatchUp();
-    // The in-process copy of the hiring rollups (READ_MODEL=memory); series read SQL until it is in.
-    void deps.signals.reads.warm();
     try {
       await app.compileSchemas();
     } catch (err) {

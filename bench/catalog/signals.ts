@@ -8,7 +8,6 @@ import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 import { createDeps } from '../../src/deps.js';
-import type { ReplicaSignalReads } from '../../src/signals/replica/hiring-reads.js';
 import { assignJobs, buildCompanies, type CatalogSize, type SynthCompany } from './catalog-model.js';
 import { insertCompanies, insertJobs } from './generate.js';
 import { insertHistory } from './history.js';
@@ -23,7 +22,7 @@ import { scrapeCost } from './signals-scrape.js';
  *
  * Options: --database-url URL (PostgreSQL; else PGlite in a scratch directory); --data-dir DIR (PGlite kept in DIR:
  * filled on the first run, reused after, so runs compare on one catalog); --reuse (the PostgreSQL database given is
- * already filled); --read-model sql|memory (READ_MODEL; memory waits for the rollups' copy before timing);
+ * already filled); --read-model sql|memory (the catalog's READ_MODEL);
  * --skip-scrape (no scrape cost: it writes, so a kept catalog would change).
  */
 
@@ -78,19 +77,10 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
     const m = process.memoryUsage();
     return { rss: m.rss, kept: m.heapUsed + m.arrayBuffers, heap: m.heapTotal };
   };
-  const m0 = await held();
   const t0 = performance.now();
   await deps.signals.reads.warm();
-  const ms = Math.round(performance.now() - t0);
-  const copy = deps.signals.reads as Partial<ReplicaSignalReads>;
-  const m1 = await held();
+  log(`read model ${config.readModel}: signal reads warmed in ${Math.round(performance.now() - t0)} ms`);
   const mb = (n: number) => (n / 1e6).toFixed(1);
-  if (copy.bytes)
-    log(
-      `read model ${config.readModel}: rollups copy loaded in ${ms} ms, ${mb(copy.bytes())} MB of arrays; ` +
-        `${gc ? `heap + array buffers +${mb(m1.kept - m0.kept)} MB after GC, ` : ''}RSS +${mb(m1.rss - m0.rss)} MB`,
-    );
-  else log(`read model ${config.readModel}`);
   const rng = new Rng(SIZE.seed, 99);
   const time = async (url: string) => {
     const t0 = performance.now();
@@ -127,8 +117,6 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
   log(`GET /trends (52+ weeks), cold: ${fmt(trends)}`);
   log(`GET /trends?stage=…&client_facing=true (2 years by month), cold: ${fmt(tagged)}`);
   log(`GET /trends?industry=a,b (two industries, 52+ weeks), cold: ${fmt(industries)}`);
-  const answered = (deps.signals.reads as Partial<ReplicaSignalReads>).answered;
-  if (answered !== undefined) log(`answered from memory: ${answered} of ${4 * REQUESTS}`);
   const m2 = await held();
   log(
     `after the reads: RSS ${mb(m2.rss)} MB, V8 heap ${mb(m2.heap)} MB, heap used + array buffers ${mb(m2.kept)} MB${gc ? ' (after GC)' : ''}`,

@@ -130,7 +130,7 @@ function companySeries(r: CompanyRollup, range: Range, categories: readonly stri
 export class SignalsService {
   constructor(
     private readonly db: Queryable,
-    /** The series' reads: SQL, or the in-process copy of the rollups in front of it (src/deps.ts). */
+    /** Where the series read their rollups (SignalReads; SQL is the one implementation). */
     readonly reads: SignalReads = new SqlSignalReads(db),
   ) {}
 
