@@ -1,5 +1,5 @@
 import type { JobAttrs } from '../catalog/replica/catalog-index.js';
-import type { RowMasks } from '../catalog/replica/job-columns.js';
+import { NO_MASKS, type RowMasks } from '../catalog/replica/job-columns.js';
 import { type CompanyIntent, companyIntent } from './company-intent.js';
 import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
@@ -63,7 +63,7 @@ export function planJobQuery(
 
 /** The masks narrowed to one company's jobs; undefined when the filters exclude it. */
 export function companyMasks(masks: RowMasks | null, code: number): RowMasks | undefined {
-  if (masks === null) return { locations: null, roles: null, company: code, remoteOnly: false, tests: [] };
+  if (masks === null) return { ...NO_MASKS, company: code };
   if (masks.company !== null && masks.company !== code) return undefined;
   return { ...masks, company: code };
 }

@@ -32,6 +32,9 @@ const FILTERS: JobFilters[] = [
   { companySlug: 'no-such-company' },
   { companySlug: 'listing-co-2', remoteOnly: true, roleCategories: ['fde', 'engineering'] },
   { location: 'remote', roleCategories: ['csm'], remoteOnly: true },
+  // Several filters that facets lift at once: counted in one pass over the union of two of their sets.
+  { companySlug: 'listing-co-1', location: 'berlin', roleCategories: ['fde', 'csm'] },
+  { location: 'remote', roleCategories: ['fde', 'csm', 'tam'], remoteOnly: true },
 ];
 const PAGES = [
   { limit: 20, offset: 0 },

@@ -17,7 +17,7 @@ export interface SqlTarget {
 }
 
 /**
- * The coded columns of the in-memory replica (role category, location, company, remote flag), which it scans as
+ * The coded columns of the in-memory replica (role category, location, company, remote flag, posting time, department, pay), which it scans as
  * typed arrays. A filter that narrows by one of them says so here; the replica turns it into a mask over codes.
  */
 export interface MaskBuilder {
@@ -29,6 +29,15 @@ export interface MaskBuilder {
   company(slug: string): void;
   /** Remote rows only. */
   remoteOnly(): void;
+  /**
+   * Rows posted in [sinceUs, beforeUs) (microseconds since the epoch; infinite for an open end). The /jobs order
+   * is by posting time, so this is a contiguous run of it.
+   */
+  postedWithin(sinceUs: number, beforeUs: number): void;
+  /** Rows whose lower-cased department is one of these (already lower case; rows naming none never match). */
+  departments(keys: readonly string[]): void;
+  /** Rows stating pay in `currency` whose annual top (JobAttrs.payYearMax) is at least `min`. */
+  payAtLeast(currency: string, min: number): void;
 }
 
 /** How the in-memory replica applies a filter: a coded-column mask, or a predicate over the row's attributes. */

@@ -138,12 +138,7 @@ const department = jobFilter({
   ],
   counts: (v, to) => `department = ANY(${to.param(v)}::text[])`,
   countTable: 'job_department_counts',
-  replica: {
-    test(v) {
-      const wanted = new Set(v);
-      return (a) => a.departmentKey !== null && wanted.has(a.departmentKey);
-    },
-  },
+  replica: { mask: (v, m) => m.departments(v) },
   // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
   memoKey: (v) => [...v].sort(),
 });
@@ -240,11 +235,8 @@ const posted = jobFilter({
     ].filter((c): c is string => typeof c === 'string');
   },
   replica: {
-    test(v) {
-      const since = v.since?.us ?? Number.NEGATIVE_INFINITY;
-      const before = v.before?.us ?? Number.POSITIVE_INFINITY;
-      return (a) => a.postedAtUs >= since && a.postedAtUs < before;
-    },
+    mask: (v, m) =>
+      m.postedWithin(v.since?.us ?? Number.NEGATIVE_INFINITY, v.before?.us ?? Number.POSITIVE_INFINITY),
   },
   memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
 });
@@ -286,7 +278,7 @@ const salary = jobFilter({
   sql: (v, to) =>
     `${to.alias}.salary_currency = ${to.param(v.currency)} AND ` +
     `${ANNUAL_PAY_SQL.replaceAll('j.', `${to.alias}.`)} >= ${to.param(v.min)}`,
-  replica: { test: (v) => (a) => a.payCurrency === v.currency && a.payYearMax >= v.min },
+  replica: { mask: (v, m) => m.payAtLeast(v.currency, v.min) },
   counts: (v, to) => `currency = ${to.param(v.currency)} AND pay >= ${to.param(v.min)}`,
   countTable: 'job_pay_counts',
   memoKey: (v) => [v.min, v.currency],

@@ -74,9 +74,13 @@ export function topCounts(
   return groups.slice(0, FACET_TOP);
 }
 
+/** The FACET_TOP largest counts seen by contenders(), largest first (reused: contenders runs to completion). */
+const TOP = new Int32Array(FACET_TOP);
+
 /**
  * The groups of a count array by code that can reach the top FACET_TOP: those counting at least the FACET_TOP-th
  * largest count (ties at the cut are all kept, topCounts orders them by label). Code 0, the null key, is left out.
+ * Codes past the facet's last count zero and are never reported.
  */
 export function* contenders(
   counts: Int32Array,
@@ -84,8 +88,15 @@ export function* contenders(
 ): Generator<readonly [string, number]> {
   let cut = 1;
   if (counts.length > FACET_TOP + 1) {
-    const sorted = counts.slice(1).sort();
-    cut = Math.max(1, sorted[sorted.length - FACET_TOP]!);
+    TOP.fill(0);
+    for (let code = 1; code < counts.length; code++) {
+      const n = counts[code]!;
+      if (n <= TOP[FACET_TOP - 1]!) continue;
+      let j = FACET_TOP - 1;
+      for (; j > 0 && TOP[j - 1]! < n; j--) TOP[j] = TOP[j - 1]!;
+      TOP[j] = n;
+    }
+    cut = Math.max(1, TOP[FACET_TOP - 1]!);
   }
   for (let code = 1; code < counts.length; code++) {
     const n = counts[code]!;
@@ -119,14 +130,6 @@ export function eachFacet<F extends object, D extends FacetDecl<unknown>>(
     out[d.facet.name] = counted;
   }
   return out;
-}
-
-/** How many positions (null: all) of a coded column carry each code. */
-export function countCodes(column: Int32Array, codes: number, positions: Int32Array | null): Int32Array {
-  const counts = new Int32Array(codes);
-  if (positions === null) for (let i = 0; i < column.length; i++) counts[column[i]!]!++;
-  else for (let k = 0; k < positions.length; k++) counts[column[positions[k]!]!]!++;
-  return counts;
 }
 
 /**

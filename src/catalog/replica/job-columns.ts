@@ -25,6 +25,12 @@ export interface RowMasks {
   /** The one admitted company code (-1: no company matches the filter). */
   company: number | null;
   remoteOnly: boolean;
+  /** Rows posted in [since, before) (microseconds), or null for any time. */
+  posted: { since: number; before: number } | null;
+  /** The department keys admitted and, by department code (JobCodes.department), 1 admitted; null for any. */
+  departments: { keys: ReadonlySet<string>; codes: Uint8Array } | null;
+  /** Pay in this currency (its JobCodes.currency code, -1 when no row has it) reaching `min` a year, or null. */
+  pay: { currency: string; code: number; min: number } | null;
   /** Predicates over the row's attributes, for filters declared without a coded column (all must pass). */
   tests: readonly ((a: JobAttrs) => boolean)[];
 }
@@ -37,6 +43,9 @@ export class JobCodes {
   private readonly locationNames: string[] = [];
   private readonly roleCodes = new Map<string, number>();
   private readonly companyCodes = new Map<string, number>();
+  /** Department keys and pay currencies; code 0 is a row naming none. */
+  private readonly departmentCodes = new Map<string | null, number>([[null, 0]]);
+  private readonly currencyCodes = new Map<string | null, number>([[null, 0]]);
 
   location(location: string): number {
     const code = codeOf(this.locationCodes, location);
@@ -52,13 +61,21 @@ export class JobCodes {
     return codeOf(this.companyCodes, id);
   }
 
+  department(key: string | null): number {
+    return codeOf(this.departmentCodes, key);
+  }
+
+  currency(currency: string | null): number {
+    return codeOf(this.currencyCodes, currency);
+  }
+
   /**
    * The filters as masks (each filter's declaration says which coded column it narrows, or gives a predicate;
    * catalog/filters.ts replicaFilters), or null when they admit every row. `companyIdBySlug` resolves the
    * company filter's slug (undefined: no company has it).
    */
   masks(f: JobFilters, companyIdBySlug: (slug: string) => string | undefined): RowMasks | null {
-    const m: RowMasks = { locations: null, roles: null, company: null, remoteOnly: false, tests: [] };
+    const m: RowMasks = { ...NO_MASKS };
     let any = false;
     const builder: MaskBuilder = {
       roles: (roles) => {
@@ -88,6 +105,29 @@ export class JobCodes {
         any = true;
         m.remoteOnly = true;
       },
+      departments: (keys) => {
+        any = true;
+        const admitted = new Set(keys.filter((k) => m.departments === null || m.departments.keys.has(k)));
+        const codes = new Uint8Array(this.departmentCodes.size);
+        for (const k of admitted) {
+          const code = this.departmentCodes.get(k);
+          if (code !== undefined) codes[code] = 1;
+        }
+        m.departments = { keys: admitted, codes };
+      },
+      payAtLeast: (currency, min) => {
+        any = true;
+        const same = m.pay === null || m.pay.currency === currency;
+        const code = same ? (this.currencyCodes.get(currency) ?? -1) : -1;
+        m.pay = { currency, code, min: Math.max(min, m.pay?.min ?? min) };
+      },
+      postedWithin: (since, before) => {
+        any = true;
+        m.posted = {
+          since: Math.max(since, m.posted?.since ?? since),
+          before: Math.min(before, m.posted?.before ?? before),
+        };
+      },
     };
     m.tests = replicaFilters(f, builder);
     return any || m.tests.length > 0 ? m : null;
@@ -100,7 +140,7 @@ export class JobCodes {
       const code = this.roleCodes.get(r);
       if (code !== undefined && (base?.roles == null || base.roles[code] === 1)) mask[code] = 1;
     }
-    return { locations: null, company: null, remoteOnly: false, tests: [], ...base, roles: mask };
+    return { ...NO_MASKS, ...base, roles: mask };
   }
 
   /** Whether the masks admit a job with these attributes (one the replica holds: its values have codes). */
@@ -110,7 +150,10 @@ export class JobCodes {
       (m.roles === null || m.roles[this.role(a.role)] === 1) &&
       (m.company === null || this.company(a.companyId) === m.company) &&
       (!m.remoteOnly || a.remote) &&
-      m.tests.every((t) => t(a))
+      postedIn(m.posted, a.postedAtUs) &&
+      inDepartments(m.departments, a) &&
+      paysAtLeast(m.pay, a) &&
+      passes(m.tests, a)
     );
   }
 
@@ -121,7 +164,7 @@ export class JobCodes {
       const code = this.locationCodes.get(loc);
       if (code !== undefined && (base?.locations == null || base.locations[code] === 1)) mask[code] = 1;
     }
-    return { roles: null, company: null, remoteOnly: false, tests: [], ...base, locations: mask };
+    return { ...NO_MASKS, ...base, locations: mask };
   }
 }
 
@@ -150,13 +193,16 @@ export class JobColumns {
 
   /** A slot predicate for the masks (it reads the columns as they are when called). */
   admit(m: RowMasks): (slot: number) => boolean {
-    const { locations, roles, company, remoteOnly, tests } = m;
+    const { locations, roles, company, remoteOnly, posted, departments, pay, tests } = m;
     return (slot) =>
       (locations === null || locations[this.location[slot]!] === 1) &&
       (roles === null || roles[this.role[slot]!] === 1) &&
       (company === null || this.company[slot] === company) &&
       (!remoteOnly || this.remote[slot] === 1) &&
-      (tests.length === 0 || tests.every((t) => t(this.attrs[slot]!)));
+      postedIn(posted, this.attrs[slot]!.postedAtUs) &&
+      inDepartments(departments, this.attrs[slot]!) &&
+      paysAtLeast(pay, this.attrs[slot]!) &&
+      (tests.length === 0 || passes(tests, this.attrs[slot]!));
   }
 
   /**
@@ -181,7 +227,7 @@ export class JobColumns {
   }
 }
 
-function codeOf(codes: Map<string, number>, value: string): number {
+function codeOf<K>(codes: Map<K, number>, value: K): number {
   let code = codes.get(value);
   if (code === undefined) {
     code = codes.size;
@@ -193,4 +239,37 @@ function codeOf(codes: Map<string, number>, value: string): number {
 function resized<T extends Int32Array | Uint8Array>(from: T, to: T): T {
   to.set(from);
   return to;
+}
+
+/** Masks admitting every row. */
+export const NO_MASKS: Readonly<RowMasks> = {
+  locations: null,
+  roles: null,
+  company: null,
+  remoteOnly: false,
+  posted: null,
+  departments: null,
+  pay: null,
+  tests: [],
+};
+
+/** Whether the row names one of the departments (null: any department or none). */
+function inDepartments(departments: RowMasks['departments'], a: JobAttrs): boolean {
+  return departments === null || (a.departmentKey !== null && departments.keys.has(a.departmentKey));
+}
+
+/** Whether the row states pay in the currency reaching the minimum (null: any pay or none). */
+function paysAtLeast(pay: RowMasks['pay'], a: JobAttrs): boolean {
+  return pay === null || (a.payCurrency === pay.currency && a.payYearMax >= pay.min);
+}
+
+/** Whether a posting time is in the window (null: any time). */
+export function postedIn(window: RowMasks['posted'], postedAtUs: number): boolean {
+  return window === null || (postedAtUs >= window.since && postedAtUs < window.before);
+}
+
+/** Whether every predicate admits the row (a loop, not every() with a closure: this runs once per scanned row). */
+export function passes(tests: RowMasks['tests'], a: JobAttrs): boolean {
+  for (let t = 0; t < tests.length; t++) if (!tests[t]!(a)) return false;
+  return true;
 }

@@ -3,11 +3,11 @@ import type { FacetNames } from '../fields/define.js';
 import { jobMemoKey, replicaServes } from '../filters.js';
 import { isoFromMicros } from '../micros.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../types.js';
-import { setBits } from './bitset.js';
 import type { CatalogIndex, CompanyAttrs, JobAttrs } from './catalog-index.js';
-import { contenders, countCodes, eachFacet, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
+import { contenders, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
 import type { RowMasks } from './job-columns.js';
 import { OrderColumns } from './order-columns.js';
+import { type FacetPass, OrderScan } from './order-scan.js';
 import { PositionsMemo } from './positions-memo.js';
 import type { ReplicaGate } from './replica-gate.js';
 
@@ -33,10 +33,6 @@ import type { ReplicaGate } from './replica-gate.js';
  */
 const MEMO_ENTRIES = 4096;
 const MEMO_POSITIONS = 2_000_000;
-const NOTHING = new Int32Array(0);
-
-/** The columns holding small integer codes, which the filters select on. */
-type Coded = 'role' | 'remote' | 'company' | 'place';
 
 export class JobListing {
   private cols = new OrderColumns(0);
@@ -47,11 +43,8 @@ export class JobListing {
   /** Positions in the order passing each filter remembered, in order. */
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
   private readonly index: CatalogIndex;
-  /** Inverted lists of the current columns (see lists). */
-  private readonly inverted = new Map<
-    Coded,
-    { cols: OrderColumns; start: Int32Array; positions: Int32Array }
-  >();
+  /** Scans of the columns, with their inverted lists and reused scratch arrays. */
+  private readonly scan = new OrderScan();
   /**
    * Company attributes by company code, filled as pages need them and dropped when the company changes: an array
    * read instead of a lookup by uuid in a map of thousands (~3 % of a fresh page's CPU).
@@ -81,7 +74,7 @@ export class JobListing {
         this.built = false;
         this.cols = new OrderColumns(0);
         this.changed.clear();
-        this.inverted.clear();
+        this.scan.clear();
         this.companies = [];
         this.memo.clear();
       },
@@ -111,8 +104,9 @@ export class JobListing {
 
   /**
    * Counts of the facets `names` (see facet-counts.ts), of the jobs `within` only when given (a search shortlist);
-   * undefined when the replica cannot answer (the caller asks SQL). Without `within`, each facet is a pass over its
-   * coded column at the positions its filters select (remembered per filter, as listings are).
+   * undefined when the replica cannot answer (the caller asks SQL). Without `within`, a facet whose filter is not
+   * given counts the listing's positions, and the others are counted together in one pass over the rows the other
+   * filters select (OrderScan.countFacets), into reused count arrays: nothing of the order's size is allocated.
    */
   async facets(
     filters: JobFilters,
@@ -123,14 +117,49 @@ export class JobListing {
     if (within) return jobFacetsWithin(this.index, filters, names, within, this.names);
     this.syncOrder();
     const codes = this.facetCodes;
-    return eachFacet(JOB_FACETS, names, filters, (d, f, rest) => {
-      const counts = countCodes(this.cols.facets[f]!, codes.size(f), this.matching(rest));
-      return topCounts(
+    const values = filters as Record<string, unknown>;
+    // The restrictions the facets asked lift (bit k: lifted[k], the filter keyed keys[k] alone), and the rest.
+    const keys: string[] = [];
+    const lifted: (RowMasks | null)[] = [];
+    const kept: Record<string, unknown> = { ...values };
+    const asked: (FacetPass & { f: number })[] = [];
+    for (const [f, d] of JOB_FACETS.entries()) {
+      if (!names.includes(d.facet.name)) continue;
+      const own = values[d.key];
+      let bit = 0;
+      let relaxed: RowMasks | null = null;
+      if (own !== undefined) {
+        if (!keys.includes(d.key)) {
+          keys.push(d.key);
+          lifted.push(this.index.jobMasks({ [d.key]: own } as JobFilters));
+          kept[d.key] = undefined;
+        }
+        bit = 1 << keys.indexOf(d.key);
+        const rest = d.facet.without?.(own);
+        if (rest !== undefined) relaxed = this.index.jobMasks({ [d.key]: rest } as JobFilters);
+      }
+      asked.push({
+        f,
+        column: this.cols.facets[f]!,
+        counts: this.scan.counts(f, codes.size(f)),
+        own: bit,
+        relaxed,
+      });
+    }
+    const plan = { selected: this.matching(filters), kept: this.index.jobMasks(kept as JobFilters), lifted };
+    this.scan.countFacets(this.cols, plan, asked);
+    const out: FacetCounts = {};
+    for (const { f, counts } of asked) {
+      const d = JOB_FACETS[f]!;
+      const top = topCounts(
         contenders(counts, (code) => codes.key(f, code)),
         d.facet,
         this.names,
       );
-    });
+      if (top === undefined) return undefined;
+      out[d.facet.name] = top;
+    }
+    return out;
   }
 
   /**
@@ -189,104 +218,9 @@ export class JobListing {
     if (hit) return hit;
     const masks = this.index.jobMasks(f);
     if (masks === null) return null;
-    const positions = this.scan(masks);
+    const positions = this.scan.positions(this.cols, masks);
     this.memo.set(key, this.index.generation, positions);
     return positions;
-  }
-
-  /**
-   * A filter on a coded column is a set of codes of it (roles, places containing the location, the company,
-   * remote = 1): the search index's codes and masks (job-columns.ts), so the location substring test runs once per
-   * distinct location, not once per job; codes are never reused, so old columns stay valid.
-   * The candidates are the positions of the smallest set, read from that column's inverted lists; the other
-   * filters, and the predicates of filters declared without a column, are tested on those candidates only. A rare
-   * role or place reads a few thousand positions, not 100k.
-   */
-  private scan(masks: RowMasks): Int32Array {
-    const { role, remote, company, place, attrs } = this.cols;
-    const sets: { column: Coded; codes: number[] }[] = [];
-    const { roles, locations: places, remoteOnly, tests } = masks;
-    if (roles !== null) sets.push({ column: 'role', codes: admitted(roles) });
-    const companyCode = masks.company ?? -1;
-    if (masks.company !== null) {
-      if (masks.company < 0) return NOTHING;
-      sets.push({ column: 'company', codes: [masks.company] });
-    }
-    if (places !== null) sets.push({ column: 'place', codes: admitted(places) });
-    if (remoteOnly) sets.push({ column: 'remote', codes: [1] });
-    const candidates = this.candidates(sets);
-    const found = new Int32Array(candidates.length);
-    let n = 0;
-    for (let k = 0; k < candidates.length; k++) {
-      const i = candidates[k]!;
-      if (roles !== null && roles[role[i]!] !== 1) continue;
-      if (companyCode >= 0 && company[i] !== companyCode) continue;
-      if (places !== null && places[place[i]!] !== 1) continue;
-      if (remoteOnly && remote[i] !== 1) continue;
-      if (tests.length > 0 && !tests.every((t) => t(attrs[i]!))) continue;
-      found[n++] = i;
-    }
-    return found.slice(0, n);
-  }
-
-  /** The positions of the smallest set (every position when no coded column is filtered). */
-  private candidates(sets: { column: Coded; codes: number[] }[]): Int32Array {
-    if (sets.length === 0) return this.cols.every();
-    let smallest = sets[0]!;
-    let size = this.count(smallest);
-    for (const set of sets.slice(1)) {
-      const n = this.count(set);
-      if (n < size) [smallest, size] = [set, n];
-    }
-    return this.union(smallest);
-  }
-
-  /** How many positions carry one of the set's codes. */
-  private count(set: { column: Coded; codes: number[] }): number {
-    const { start } = this.lists(set.column);
-    let n = 0;
-    for (const c of set.codes) if (c + 1 < start.length) n += start[c + 1]! - start[c]!;
-    return n;
-  }
-
-  /** The positions carrying one of the set's codes, in order. */
-  private union(set: { column: Coded; codes: number[] }): Int32Array {
-    const { start, positions } = this.lists(set.column);
-    const of = (c: number) => (c + 1 < start.length ? positions.subarray(start[c]!, start[c + 1]!) : NOTHING);
-    if (set.codes.length === 0) return NOTHING;
-    if (set.codes.length === 1) return of(set.codes[0]!);
-    // Several sorted lists: marked in a bitset over the order, read back lowest first.
-    const bits = new Uint32Array((this.cols.length + 31) >>> 5);
-    let total = 0;
-    for (const c of set.codes) {
-      const list = of(c);
-      total += list.length;
-      for (let k = 0; k < list.length; k++) bits[list[k]! >>> 5]! |= 1 << (list[k]! & 31);
-    }
-    return setBits(bits, total);
-  }
-
-  /**
-   * A column's inverted lists for the current order: the positions of each code, ascending, as one array cut at
-   * `start` (a counting sort, one pass per column and order).
-   */
-  private lists(column: Coded): { start: Int32Array; positions: Int32Array } {
-    const cols = this.cols;
-    let built = this.inverted.get(column);
-    if (built?.cols !== cols) {
-      const values = cols[column];
-      let codes = 0;
-      for (let i = 0; i < cols.length; i++) codes = Math.max(codes, values[i]! + 1);
-      const start = new Int32Array(codes + 1);
-      for (let i = 0; i < cols.length; i++) start[values[i]! + 1]!++;
-      for (let c = 1; c < start.length; c++) start[c]! += start[c - 1]!;
-      const next = start.slice(0, -1);
-      const positions = new Int32Array(cols.length);
-      for (let i = 0; i < cols.length; i++) positions[next[values[i]!]!++] = i;
-      built = { cols, start, positions };
-      this.inverted.set(column, built);
-    }
-    return built;
   }
 
   /** Brings the order up to date with the replica: one full sort, then merges of what changed. */
@@ -376,11 +310,4 @@ export class JobListing {
 /** id descending: uuids compare as their lower-case text, as the database compares them. */
 function idDesc(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
-}
-
-/** The codes a mask admits, ascending. */
-function admitted(mask: Uint8Array): number[] {
-  const codes: number[] = [];
-  for (let c = 0; c < mask.length; c++) if (mask[c] === 1) codes.push(c);
-  return codes;
 }

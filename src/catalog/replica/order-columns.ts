@@ -16,6 +16,9 @@ export class OrderColumns {
   remote: Uint8Array;
   company: Int32Array;
   place: Int32Array;
+  department: Int32Array;
+  currency: Int32Array;
+  payYearMax: Float64Array;
   facets: Int32Array[];
 
   constructor(readonly length: number) {
@@ -26,6 +29,9 @@ export class OrderColumns {
     this.remote = new Uint8Array(length);
     this.company = new Int32Array(length);
     this.place = new Int32Array(length);
+    this.department = new Int32Array(length);
+    this.currency = new Int32Array(length);
+    this.payYearMax = new Float64Array(length);
     this.facets = JOB_FACETS.map(() => new Int32Array(length));
   }
 
@@ -49,6 +55,9 @@ export class OrderColumns {
     this.remote[k] = a.remote ? 1 : 0;
     this.company[k] = codes.company(a.companyId);
     this.place[k] = codes.location(a.location);
+    this.department[k] = codes.department(a.departmentKey);
+    this.currency[k] = codes.currency(a.payCurrency);
+    this.payYearMax[k] = a.payYearMax;
     for (const [f, d] of JOB_FACETS.entries()) this.facets[f]![k] = facetCodes.code(f, d.facet.key(a));
   }
 
@@ -61,6 +70,9 @@ export class OrderColumns {
     this.remote[k] = from.remote[i]!;
     this.company[k] = from.company[i]!;
     this.place[k] = from.place[i]!;
+    this.department[k] = from.department[i]!;
+    this.currency[k] = from.currency[i]!;
+    this.payYearMax[k] = from.payYearMax[i]!;
     for (let f = 0; f < this.facets.length; f++) this.facets[f]![k] = from.facets[f]![i]!;
   }
 }
