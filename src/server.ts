@@ -50,6 +50,10 @@ async function startServer(config: Config): Promise<RunningServer> {
   }
   clock.mark('listen');
   app.log.info({ ms: clock.ms, total: clock.total }, 'started');
+  // Capped from here, once listening: the index load's garbage at V8's own heuristic set the process's RSS peak
+  // on a first start (~560 MB at 100k jobs), and capped from the very start, loading modules and the database
+  // collected about twice as often (a restart's first answer ~0.1 s later).
+  limitHeapGrowth(config.heapGrowingPercent);
   // After listen: a restart answers catalog reads at once (from the database) while the search index loads.
   deps.searchParts.warm();
   const warmed = deps.catalog.warm().catch(() => {});
@@ -61,10 +65,6 @@ async function startServer(config: Config): Promise<RunningServer> {
   // (Pipeline.startOnDemand).
   let stopping = false;
   const startupTasks = warmed.then(async () => {
-    // The heap's growth is capped from here on, not from the start: loading modules, the database and the index
-    // makes garbage fast, and capped, the collector ran ~twice as often then (a restart's first answer came
-    // ~0.1 s later, measured in docs/deployment.md).
-    limitHeapGrowth(config.heapGrowingPercent);
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
     deps.startEmbeddingCatchUp();
