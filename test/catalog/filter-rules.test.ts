@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobFilters } from '../../src/catalog/filters.js';
 import { listJobs } from '../../src/catalog/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { addCompany, addJobs } from './fixtures.js';
+import { addCompany, addListingRows, type ListingRow } from './fixtures.js';
 
 /**
  * Each filter of GET /jobs (src/catalog/fields/job-filters.ts) against literal expectations, on both paths that
@@ -11,11 +11,9 @@ import { addCompany, addJobs } from './fixtures.js';
  */
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
-type Pay = [max: number, currency: string, period: string] | null;
 /** [title, company, role category, location, remote, department, pay]; posted one hour apart, newest first. */
-const JOBS: [string, 'pay' | 'other', string, string, boolean, string | null, Pay][] = [
+const JOBS: ListingRow<'pay' | 'other'>[] = [
   ['Annual USD', 'pay', 'fde', 'New York, NY', true, 'Sales', [150_000, 'USD', 'year']],
   ['Hourly USD', 'pay', 'csm', 'Remote - US', true, 'Customer Success', [80, 'USD', 'hour']],
   ['Monthly USD', 'pay', 'engineering', 'London, UK', false, 'Engineering', [12_000, 'USD', 'month']],
@@ -32,27 +30,12 @@ beforeAll(async () => {
   const now = t.clock.now();
   const pay = await addCompany(t.deps.db, { name: 'Pay Co', domain: 'pay.co' }, now);
   const other = await addCompany(t.deps.db, { name: 'Other Co', domain: 'other.co' }, now);
-  const ids = await addJobs(
+  await addListingRows(
     t.deps.db,
-    JOBS.map(([title, company, roleCategory, location, remote], i) => ({
-      companyId: company === 'pay' ? pay.id : other.id,
-      companyName: company === 'pay' ? 'Pay Co' : 'Other Co',
-      title,
-      roleCategory: roleCategory as never,
-      location,
-      remote,
-      postedAt: new Date(now - (i + 1) * HOUR),
-    })),
+    { pay: { id: pay.id, name: 'Pay Co' }, other: { id: other.id, name: 'Other Co' } },
+    JOBS,
     now,
   );
-  for (const [i, [, , , , , department, p]] of JOBS.entries()) {
-    await t.deps.db.query(
-      `UPDATE jobs SET department = $2, salary_min = $3, salary_max = $3, salary_currency = $4,
-         salary_period = $5, salary_source = CASE WHEN $3::numeric IS NULL THEN NULL ELSE 'structured' END
-       WHERE id = $1`,
-      [ids[i], department, p?.[0] ?? null, p?.[1] ?? null, p?.[2] ?? null],
-    );
-  }
 });
 afterAll(async () => t?.close());
 

@@ -80,3 +80,43 @@ export async function addJobs(db: Db, jobs: JobSpec[], nowMs: number): Promise<s
     return ids;
   });
 }
+
+/** Pay as a job states it: the range's top (and bottom), its currency and period; null when it states none. */
+export type StatedPay = [max: number, currency: string, period: string] | null;
+
+/** A job as a row: title, company key, role category, location, remote, department, stated pay. */
+export type ListingRow<K extends string> = [string, K, string, string, boolean, string | null, StatedPay];
+
+/**
+ * Adds each row's job to the company its key names, posted an hour apart before `nowMs` (the first newest), with
+ * its department and stated pay. Returns the job ids in row order.
+ */
+export async function addListingRows<K extends string>(
+  db: Db,
+  companies: Record<K, { id: string; name: string }>,
+  rows: readonly ListingRow<K>[],
+  nowMs: number,
+): Promise<string[]> {
+  const ids = await addJobs(
+    db,
+    rows.map(([title, company, roleCategory, location, remote], i) => ({
+      companyId: companies[company].id,
+      companyName: companies[company].name,
+      title,
+      roleCategory: roleCategory as RoleCategory,
+      location,
+      remote,
+      postedAt: new Date(nowMs - (i + 1) * 3_600_000),
+    })),
+    nowMs,
+  );
+  for (const [i, [, , , , , department, pay]] of rows.entries()) {
+    await db.query(
+      `UPDATE jobs SET department = $2, salary_min = $3, salary_max = $3, salary_currency = $4,
+         salary_period = $5, salary_source = CASE WHEN $3::numeric IS NULL THEN NULL ELSE 'structured' END
+       WHERE id = $1`,
+      [ids[i], department, pay?.[0] ?? null, pay?.[1] ?? null, pay?.[2] ?? null],
+    );
+  }
+  return ids;
+}

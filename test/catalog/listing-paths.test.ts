@@ -5,7 +5,7 @@ import { listJobs } from '../../src/catalog/jobs.js';
 import type { Queryable } from '../../src/db/port.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { serverUrl } from '../support/db.js';
-import { addCompany, addJobs } from './fixtures.js';
+import { addCompany, addListingRows, type ListingRow } from './fixtures.js';
 
 /**
  * Which of the two exact paths answers a listing, observed where the product and the database show it: a SQL
@@ -15,15 +15,14 @@ import { addCompany, addJobs } from './fixtures.js';
  */
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
-/** [title, company, role category, location, remote, department, yearly USD pay]; posted an hour apart. */
-const JOBS: [string, 'a' | 'b', string, string, boolean, string | null, number | null][] = [
-  ['FDE York', 'a', 'fde', 'New York, NY', true, 'Sales', 150_000],
-  ['CSM Remote', 'a', 'csm', 'Remote - US', true, 'Success', 90_000],
-  ['Engineer London', 'a', 'engineering', 'London, UK', false, 'Engineering', 200_000],
+/** [title, company, role category, location, remote, department, stated pay]; posted an hour apart. */
+const JOBS: ListingRow<'a' | 'b'>[] = [
+  ['FDE York', 'a', 'fde', 'New York, NY', true, 'Sales', [150_000, 'USD', 'year']],
+  ['CSM Remote', 'a', 'csm', 'Remote - US', true, 'Success', [90_000, 'USD', 'year']],
+  ['Engineer London', 'a', 'engineering', 'London, UK', false, 'Engineering', [200_000, 'USD', 'year']],
   ['FDE Berlin', 'b', 'fde', 'Berlin, DE', false, 'sales', null],
-  ['Sales York', 'b', 'sales', 'new york', false, null, 120_000],
+  ['Sales York', 'b', 'sales', 'new york', false, null, [120_000, 'USD', 'year']],
   ['Ops Vienna', 'b', 'other', 'Hauptstrasse 5, Wien', false, null, null],
 ];
 
@@ -51,29 +50,12 @@ beforeAll(async () => {
     ),
     b: await addCompany(t.deps.db, { name: 'Beta Paths', domain: 'beta-paths.co' }, now),
   };
-  const ids = await addJobs(
+  await addListingRows(
     t.deps.db,
-    JOBS.map(([title, company, roleCategory, location, remote], i) => ({
-      companyId: companies[company].id,
-      companyName: company === 'a' ? 'Alpha Paths' : 'Beta Paths',
-      title,
-      roleCategory: roleCategory as never,
-      location,
-      remote,
-      postedAt: new Date(now - (i + 1) * HOUR),
-    })),
+    { a: { ...companies.a, name: 'Alpha Paths' }, b: { ...companies.b, name: 'Beta Paths' } },
+    JOBS,
     now,
   );
-  for (const [i, [, , , , , department, pay]] of JOBS.entries()) {
-    await t.deps.db.query(
-      `UPDATE jobs SET department = $2, salary_min = $3, salary_max = $3,
-         salary_currency = CASE WHEN $3::numeric IS NULL THEN NULL ELSE 'USD' END,
-         salary_period = CASE WHEN $3::numeric IS NULL THEN NULL ELSE 'year' END,
-         salary_source = CASE WHEN $3::numeric IS NULL THEN NULL ELSE 'structured' END
-       WHERE id = $1`,
-      [ids[i], department, pay],
-    );
-  }
 });
 afterAll(async () => t?.close());
 
