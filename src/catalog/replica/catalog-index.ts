@@ -9,6 +9,7 @@ import {
   ZERO_UUID,
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
+import { JobVersions } from './job-versions.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
@@ -21,7 +22,8 @@ import { CatalogStore } from './catalog-store.js';
  * `lagMs` of changes each time (idempotently), and re-reads everything once, `lagMs` after a full load, for
  * writes that drew their value before the load and committed after it; a writer transaction open longer than
  * `lagMs` (default 10 s) could be missed until the next full re-read (every `fullReloadMs`, in chunks, with
- * searches served meanwhile; `reload()` empties and reloads at once).
+ * searches served meanwhile; `reload()` empties and reloads at once). A re-read compares each job's version
+ * (job-versions.ts) and reads only the jobs that differ.
  */
 
 export type { CompanyDetailAttrs } from '../fields/company-record.js';
@@ -33,6 +35,15 @@ export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 
 const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
   UNION SELECT company_id FROM company_embeddings WHERE search_seq > $1`;
+
+/** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~1 ms per 35 companies). */
+const COMPANY_CHUNK = 200;
+
+/** A full re-read under way: the table of its next chunk and the id that chunk starts after. */
+interface Reread {
+  table: 'companies' | 'jobs';
+  after: string;
+}
 
 const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
   UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
@@ -51,8 +62,8 @@ export class CatalogIndex extends CatalogStore {
    * an old one again and reloaded (on PostgreSQL, after any TRUNCATE: a blocking full load every lag window).
    */
   private truncatedAt = 0;
-  /** A full re-read in progress: the job id its next chunk starts after. */
-  private rereadAfter: string | undefined;
+  /** A full re-read in progress: the table and the id its next chunk starts after. */
+  private reread: Reread | undefined;
   private closed = false;
   private pendingSave: NodeJS.Immediate | undefined;
   /** Where the last full load came from (start-up logs and tests read it). */
@@ -68,6 +79,8 @@ export class CatalogIndex extends CatalogStore {
   private readonly now: () => number;
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
+  /** Kept only where a full re-read can happen (it is what the re-read compares). */
+  private readonly versions: JobVersions | undefined;
 
   constructor(db: Db, opts: CatalogIndexOptions) {
     super(db, opts);
@@ -75,10 +88,16 @@ export class CatalogIndex extends CatalogStore {
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
+    if (this.lagMs > 0 || Number.isFinite(this.fullReloadMs)) this.versions = new JobVersions();
   }
 
   /** True while a full load runs: the index is partial until it ends. */
   loading = false;
+
+  /** True while a full re-read is under way: its rounds follow one another, each searched between. */
+  get rereading(): boolean {
+    return this.reread !== undefined;
+  }
 
   /** Whether a full load has completed (reads from the index are then answers, not guesses). */
   get ready(): boolean {
@@ -123,28 +142,79 @@ export class CatalogIndex extends CatalogStore {
     if (
       now - this.lastFull >= this.fullReloadMs &&
       this.rereadAt === undefined &&
-      this.rereadAfter === undefined
+      this.reread === undefined
     ) {
       this.lastFull = now;
       this.rereadAt = now;
     }
-    // A full re-read (scheduled by a load on PostgreSQL, see loadAll, and periodically): companies and tombstones
-    // at once, jobs a chunk per round (below), so no search waits for all of it.
+    // A full re-read (scheduled by a load on PostgreSQL, see loadAll, and periodically): tombstones at once, then
+    // companies and jobs a small chunk per round (below), so a search waits for one chunk at most.
     if (this.rereadAt !== undefined && now >= this.rereadAt) {
       this.rereadAt = undefined;
-      if (await this.rereadCompaniesAndTombstones(now)) return;
-      this.rereadAfter = ZERO_UUID;
+      if (await this.rereadTombstones(now)) return;
+      this.reread = { table: 'companies', after: ZERO_UUID };
     }
     await this.applyChanges(now);
-    if (this.rereadAfter !== undefined) {
-      this.rereadAfter = await this.readJobChunk(this.rereadAfter, true);
+    if (this.reread !== undefined) {
+      this.reread =
+        this.reread.table === 'companies'
+          ? await this.rereadCompanyChunk(this.reread.after)
+          : await this.rereadJobChunk(this.reread.after);
       // The rest follows in rounds of its own, with requests served in between.
-      if (this.rereadAfter !== undefined && !this.closed) {
+      if (this.reread !== undefined && !this.closed) {
         setImmediate(() => {
           this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
         });
       }
     }
+  }
+
+  /**
+   * One chunk of a full re-read's jobs: their versions, then the rows of those that differ from what the index
+   * holds (without versions, every row is read: a re-read still finds whatever was missed).
+   */
+  private async rereadJobChunk(after: string): Promise<Reread | undefined> {
+    const versions = this.versions ?? new JobVersions();
+    const jobs = this.jobs;
+    const held = {
+      count: jobs.size,
+      *ids() {
+        for (const [id] of jobs.entries()) yield id;
+      },
+    };
+    const { stale, next } = await versions.check(
+      this.db,
+      this.opts.model,
+      after,
+      held,
+      this.opts.rereadChunk,
+    );
+    for (const r of await this.rowsById<JobRow>(JOB_SELECT, 'j.id', stale)) this.putJob(r);
+    return next === undefined ? undefined : { table: 'jobs', after: next };
+  }
+
+  /** One chunk of a full re-read's companies (few and small: read whole); then the jobs. */
+  private async rereadCompanyChunk(after: string): Promise<Reread> {
+    const limit = this.opts.rereadChunk ?? COMPANY_CHUNK;
+    const rows = await this.db.query<CompanyRow>(
+      `${COMPANY_SELECT} WHERE c.id > $2::uuid ORDER BY c.id LIMIT $3`,
+      [this.opts.model, after, limit],
+    );
+    for (const r of rows) this.putCompany(r);
+    const last = rows.at(-1);
+    return rows.length === limit && last
+      ? { table: 'companies', after: last.id }
+      : { table: 'jobs', after: ZERO_UUID };
+  }
+
+  protected override putJob(r: JobRow, vector?: Float32Array | null): void {
+    super.putJob(r, vector);
+    this.versions?.set(r.id, r.active ? r.seq : undefined);
+  }
+
+  protected override removeJob(id: string): void {
+    super.removeJob(id);
+    this.versions?.delete(id);
   }
 
   /** Rows whose feed seq passed the lag-window mark, and tombstones. */
@@ -196,8 +266,7 @@ export class CatalogIndex extends CatalogStore {
   }
 
   /** The first step of a full re-read; true when it found a truncation and reloaded instead. */
-  private async rereadCompaniesAndTombstones(now: number): Promise<boolean> {
-    for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
+  private async rereadTombstones(now: number): Promise<boolean> {
     const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
       'SELECT kind, id, seq::float8 AS seq FROM search_tombstones',
     );
@@ -217,11 +286,16 @@ export class CatalogIndex extends CatalogStore {
     since: number,
   ): Promise<R[]> {
     const ids = await this.db.query<{ id: string }>(idsSql, [since]);
-    if (ids.length === 0) return [];
-    return this.db.query<R>(`${select} WHERE ${idColumn} = ANY($2::uuid[])`, [
-      this.opts.model,
+    return this.rowsById<R>(
+      select,
+      idColumn,
       ids.map((r) => r.id),
-    ]);
+    );
+  }
+
+  private async rowsById<R>(select: string, idColumn: string, ids: string[]): Promise<R[]> {
+    if (ids.length === 0) return [];
+    return this.db.query<R>(`${select} WHERE ${idColumn} = ANY($2::uuid[])`, [this.opts.model, ids]);
   }
 
   /**
@@ -290,8 +364,9 @@ export class CatalogIndex extends CatalogStore {
     // Not loaded until the load that follows completes: a failed load leaves no partial index in use.
     this.loaded = false;
     this.clearRows();
+    this.versions?.clear();
     this.marks = [];
-    this.rereadAfter = undefined;
+    this.reread = undefined;
   }
 
   /** Reads the snapshot into the empty index (see readSnapshotFile); true when it did. */

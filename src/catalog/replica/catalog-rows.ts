@@ -14,6 +14,8 @@ export interface CatalogIndexOptions {
   lagMs?: number;
   /** Period of the full re-read in ms (default 10 minutes on PostgreSQL, never on PGlite). */
   fullReloadMs?: number;
+  /** Rows per round of a full re-read, companies and jobs alike (default 200 companies, 2,000 jobs). */
+  rereadChunk?: number;
   /**
    * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
    * bulk load at start, written after a bulk load and by saveSnapshot().
@@ -66,8 +68,11 @@ export interface TagRef {
   slug: string;
 }
 
-/** A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides. */
-export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null };
+/**
+ * A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides,
+ * with its change-feed version (job-versions.ts).
+ */
+export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null; seq?: number };
 
 export interface CompanyRow {
   id: string;
@@ -108,7 +113,10 @@ export const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active
   FROM (SELECT * FROM companies WHERE published_at IS NOT NULL) c
   LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
 
-export const JOB_SELECT = `SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
+/** A job's version: the larger search_seq of its row and its embedding (each write to either draws a new one). */
+export const JOB_VERSION = 'greatest(j.search_seq, coalesce(e.search_seq, 0))::float8';
+
+export const JOB_SELECT = `SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector, ${JOB_VERSION} AS seq
   FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1`;
 
 export function bytesToVector(bytes: Uint8Array): Float32Array {

@@ -21,6 +21,7 @@ import {
   type CompanyAttrs,
   type CompanyRow,
   type IndexListener,
+  JOB_VERSION,
   type JobRow,
   LAST_SEQ,
   LOAD_SLICE_MS,
@@ -194,18 +195,14 @@ export abstract class CatalogStore {
   protected async bulkLoadJobs(): Promise<void> {
     let after: string | undefined = ZERO_UUID;
     while (after !== undefined) {
-      after = await this.readJobChunk(after, false);
+      after = await this.readJobChunk(after);
       // On PGlite the next chunk would otherwise be queued before any waiting request's query.
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  /**
-   * Up to BULK_CHUNK jobs with ids after `after`, applied to the index: active ones only for a load, every one
-   * for a re-read (a job deactivated by a late commit must leave). Returns the id to continue after, or
-   * undefined when none are left.
-   */
-  protected async readJobChunk(after: string, withInactive: boolean): Promise<string | undefined> {
+  /** Up to BULK_CHUNK active jobs with ids after `after`, applied to the index; the id to continue after, if any. */
+  protected async readJobChunk(after: string): Promise<string | undefined> {
     const [chunk] = await this.db.query<{
       n: number;
       last: string | null;
@@ -213,13 +210,14 @@ export abstract class CatalogStore {
       vectors: string | null;
     }>(
       `SELECT count(*)::int AS n, max(x.id::text) AS last,
-              string_agg(concat_ws(E'\t', x.id, CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END,
-                CASE WHEN x.active THEN '1' ELSE '0' END, ${JOB_RECORD_TSV}), E'\n' ORDER BY x.id) AS rows,
+              string_agg(concat_ws(E'\t', x.id, CASE WHEN x.vector IS NULL THEN '0' ELSE '1' END, x.seq,
+                ${JOB_RECORD_TSV}), E'\n' ORDER BY x.id) AS rows,
               encode(string_agg(x.vector, ''::bytea ORDER BY x.id), 'base64') AS vectors
-         FROM (SELECT j.id, j.active, ${JOB_RECORD_COLUMNS}, e.vector
-                 FROM jobs j LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1
-                WHERE ($4 OR j.active) AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
-      [this.opts.model, after, BULK_CHUNK, withInactive],
+         FROM (SELECT j.id, ${JOB_RECORD_COLUMNS}, e.vector, ${JOB_VERSION} AS seq
+                 FROM jobs j
+                 LEFT JOIN job_embeddings e ON e.job_id = j.id AND e.model = $1 AND e.job_id > $2::uuid
+                WHERE j.active AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
+      [this.opts.model, after, BULK_CHUNK],
     );
     if (!chunk || chunk.n === 0 || !chunk.rows || !chunk.last) return undefined;
     const bytes = chunk.vectors ? Buffer.from(chunk.vectors, 'base64') : Buffer.alloc(0);
@@ -234,7 +232,7 @@ export abstract class CatalogStore {
         offset += width;
       }
       const record = recordFromTsv(line, 3, this.intern);
-      this.putJob({ ...record, id: line[0]!, active: line[2] === '1', vector });
+      this.putJob({ ...record, id: line[0]!, active: true, vector, seq: Number(line[2]) });
     }
     return chunk.n < BULK_CHUNK ? undefined : chunk.last;
   }
