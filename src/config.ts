@@ -205,7 +205,7 @@ function readCoreSettings(r: Reader) {
     dataDir: r.str('DATA_DIR', './data'),
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 16, 1, 65_536),
-    heapGrowingPercent: r.int('HEAP_GROWING_PERCENT', 50, 0, 1_000),
+    heapGrowingPercent: r.int('HEAP_GROWING_PERCENT', 40, 0, 1_000),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),

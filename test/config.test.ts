@@ -12,7 +12,7 @@ describe('configuration', () => {
       dataDir: './data',
       databaseUrl: undefined,
       embeddedCacheMb: 16,
-      heapGrowingPercent: 50,
+      heapGrowingPercent: 40,
       role: 'all',
       workerConcurrency: 4,
       queuePollMs: 200,

@@ -6,8 +6,9 @@ import { runInNewContext } from 'node:vm';
  * again: by `percent` (HEAP_GROWING_PERCENT), where V8's own heuristic, from its measured collection and
  * allocation speeds, chose ~1.9x on this service. The replica of the catalog keeps ~100–150 MB live at 100k
  * jobs, so that heuristic left up to ~140 MB of garbage resident before a collection, and it set the RSS peak.
- * At 50, full collections come about twice as often and paused the event loop ~0.2 s in all over a two-minute
- * bench, against ~0.07 s (docs/deployment.md, Memory). 0 leaves V8's heuristic.
+ * At 40 the catalog bench's RSS peak is ~25 MB under that at 50, its rows within the run-to-run spread; at 30 the
+ * more frequent full collections took enough of the second core to fail its hot rows (docs/performance.md).
+ * 0 leaves V8's heuristic.
  *
  * V8 reads the flag at each collection, so setting it while the process runs takes effect (Node's NODE_OPTIONS
  * does not accept it, and a command-line flag would have to be repeated in every way the service is started).
