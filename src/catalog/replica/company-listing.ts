@@ -41,6 +41,8 @@ export class CompanyListing {
   private order: [string, CompanyAttrs][] = [];
   private orderGeneration = -1;
   private sets = new Map<string, Uint32Array>();
+  private keys: (readonly string[])[][] = [];
+  private keysGeneration = -1;
   /** Positions in the order passing each filter, in order, for the current order. */
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
   /** Whether the database orders text by code point; unknown until read once. */
@@ -116,20 +118,39 @@ export class CompanyListing {
     if (!(await this.gate.open())) return undefined;
     const index = this.gate.index;
     const labels: FacetNames = { companySlug: (id) => index.companies.attributes(id)?.slug };
-    let rows: (rest: CompanyFilters) => CompanyAttrs[];
     if (within) {
       const listed = [...new Set(within)].flatMap((id) => index.companies.attributes(id) ?? []);
-      rows = (rest) => listed.filter(companyPredicate(rest));
-    } else {
-      const order = this.sorted();
-      rows = (rest) => {
-        const set = this.matching(rest);
-        return set === undefined ? order.map(([, a]) => a) : Array.from(setBits(set), (i) => order[i]![1]);
-      };
+      const rows = (rest: CompanyFilters) => listed.filter(companyPredicate(rest));
+      return eachFacet(COMPANY_FACETS, names, filters, (d, _f, rest) =>
+        topCounts(tally(rows(rest).map((a) => d.facet.keys(a))), d.facet, labels),
+      );
     }
-    return eachFacet(COMPANY_FACETS, names, filters, (d, _f, rest) =>
-      topCounts(tally(rows(rest).map((a) => d.facet.keys(a))), d.facet, labels),
-    );
+    const order = this.sorted();
+    const keys = this.facetKeys();
+    return eachFacet(COMPANY_FACETS, names, filters, (d, f, rest) => {
+      const column = keys[f]!;
+      const set = this.matching(rest);
+      const counts = new Map<string, number>();
+      const count = (position: number) => {
+        for (const k of column[position]!) counts.set(k, (counts.get(k) ?? 0) + 1);
+      };
+      if (set === undefined) for (let i = 0; i < order.length; i++) count(i);
+      else for (const i of setBits(set)) count(i);
+      return topCounts(counts, d.facet, labels);
+    });
+  }
+
+  /**
+   * Each company facet's keys by position in the order, made once per order: a facet count then reads them
+   * instead of deriving every company's keys again (an array and a string per tag; at 5,000 companies and six
+   * facets ~1 MB of garbage a request, whose collections were the tail of these requests).
+   */
+  private facetKeys(): (readonly string[])[][] {
+    if (this.keysGeneration !== this.orderGeneration) {
+      this.keys = COMPANY_FACETS.map((d) => this.order.map(([, a]) => d.facet.keys(a)));
+      this.keysGeneration = this.orderGeneration;
+    }
+    return this.keys;
   }
 
   /** List items of active companies by id, in the order given (a search page); others are skipped. */
