@@ -83,11 +83,11 @@ async function send(ctx: DeliveryContext, url: string, headers: Record<string, s
 
 async function attempt(ctx: DeliveryContext, deliveryId: string, n: number): Promise<Attempt> {
   const d = await deliveryById(ctx.db, deliveryId);
-  if (!d || d.status !== 'pending') return { done: true };
+  if (d?.status !== 'pending') return { done: true };
   const watch = await watchById(ctx.db, d.watchId);
-  const stopped = !watch || watch.status !== 'active' ? 'the watch was deleted or disabled' : null;
-  if (!watch || stopped) {
-    await recordAttempt(ctx.db, d.id, { status: 'failed', httpStatus: null, error: stopped }, ctx.now());
+  if (watch?.status !== 'active') {
+    const error = 'the watch was deleted or disabled';
+    await recordAttempt(ctx.db, d.id, { status: 'failed', httpStatus: null, error }, ctx.now());
     ctx.onOutcome?.('failed');
     return { done: true };
   }

@@ -40,10 +40,7 @@ const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
 const COMPANY_CHUNK = 200;
 
 /** A full re-read under way: the table of its next chunk and the id that chunk starts after. */
-interface Reread {
-  table: 'companies' | 'jobs';
-  after: string;
-}
+type Reread = { table: 'companies' | 'jobs'; after: string };
 
 const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
   UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
