@@ -222,10 +222,49 @@ it.skipIf(!serverUrl())(
   },
 );
 
-/** A round that starts a due re-read, then the rounds that finish it (a search runs each in production). */
+it.skipIf(!serverUrl())(
+  'serves a caller during a re-read after the chunk under way, without a chunk of its own',
+  async () => {
+    const clock = new TestClock();
+    // The re-read's first version check of jobs is held; the company chunks before it run.
+    const hold = holding('x.v::text');
+    const checks: number[] = [];
+    const db = Object.create(hold.db) as Db;
+    db.query = async (sql, params) => {
+      const result = await hold.db.query(sql, params);
+      if (sql.includes('x.v::text')) checks.push(checks.length);
+      return result as never;
+    };
+    const index = new CatalogIndex(db, {
+      model: t.deps.searchParts.embedder.id,
+      now: clock.now,
+      lagMs: 10_000,
+      rereadChunk: 7,
+    });
+    await index.refresh();
+    clock.advance(11_000);
+    await index.refresh();
+    expect(index.rereading).toBe(true);
+    await hold.reached;
+    // A search arriving now waits for the held chunk's round, then catches up with the feed (a write committed
+    // meanwhile); the re-read's next chunk runs in a round of its own.
+    const [job] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active OFFSET 4 LIMIT 1');
+    await t.deps.db.query(`UPDATE jobs SET location = 'Chunk, Wait' WHERE id = $1`, [job!.id]);
+    const mine = index.refresh();
+    hold.release();
+    await mine;
+    expect(checks.length).toBe(1);
+    expect(index.rereading).toBe(true);
+    expect(index.jobs.attributes(job!.id)?.location).toBe('chunk, wait');
+    await rereadWhole(index);
+    expect(checks.length).toBeGreaterThan(1);
+  },
+);
+
+/** Starts a due re-read, then lets its rounds run (each a round of its own, between requests) until it is done. */
 async function rereadWhole(index: CatalogIndex): Promise<void> {
   await index.refresh();
-  while (index.rereading) await index.refresh();
+  while (index.rereading) await new Promise((r) => setImmediate(r));
 }
 
 async function dbName(): Promise<string> {

@@ -3,12 +3,12 @@ import {
   type CatalogIndexOptions,
   COMPANY_SELECT,
   type CompanyRow,
-  JOB_SELECT,
   type JobRow,
   LAST_SEQ,
   ZERO_UUID,
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
+import { changedCompanies, changedJobs, jobsById, type Tombstone, tombstones } from './feed-reads.js';
 import { JobVersions } from './job-versions.js';
 
 /**
@@ -33,17 +33,11 @@ export { companyPredicate } from '../filters.js';
 export type { CatalogIndexOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
 export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 
-const CHANGED_COMPANY_IDS = `SELECT id FROM companies WHERE search_seq > $1
-  UNION SELECT company_id FROM company_embeddings WHERE search_seq > $1`;
-
 /** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~1 ms per 35 companies). */
 const COMPANY_CHUNK = 200;
 
 /** A full re-read under way: the table of its next chunk and the id that chunk starts after. */
 type Reread = { table: 'companies' | 'jobs'; after: string };
-
-const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
-  UNION SELECT job_id FROM job_embeddings WHERE search_seq > $1`;
 
 export class CatalogIndex extends CatalogStore {
   private seen = 0;
@@ -61,6 +55,8 @@ export class CatalogIndex extends CatalogStore {
   private truncatedAt = 0;
   /** A full re-read in progress: the table and the id its next chunk starts after. */
   private reread: Reread | undefined;
+  /** Set when a re-read's next chunk is due: the round that starts next runs it. */
+  private chunkDue = false;
   private closed = false;
   private pendingSave: NodeJS.Immediate | undefined;
   /** Where the last full load came from (start-up logs and tests read it). */
@@ -129,6 +125,20 @@ export class CatalogIndex extends CatalogStore {
   }
 
   private async doRefresh(): Promise<void> {
+    // A re-read's chunk runs in a round the re-read scheduled, never in a caller's, so a search waits for one
+    // chunk at most. Taken before the first await: a chunk scheduled meanwhile belongs to the next round.
+    const chunk = this.chunkDue;
+    this.chunkDue = false;
+    try {
+      await this.round(chunk);
+    } catch (err) {
+      // The next round runs the chunk instead, so a failed round never stalls the re-read.
+      this.chunkDue ||= chunk;
+      throw err;
+    }
+  }
+
+  private async round(chunk: boolean): Promise<void> {
     const now = this.now();
     if (!this.loaded) {
       await this.loadAll(now);
@@ -145,25 +155,29 @@ export class CatalogIndex extends CatalogStore {
       this.rereadAt = now;
     }
     // A full re-read (scheduled by a load on PostgreSQL, see loadAll, and periodically): tombstones at once, then
-    // companies and jobs a small chunk per round (below), so a search waits for one chunk at most.
+    // companies and jobs a small chunk per round of its own (below), with requests served in between.
     if (this.rereadAt !== undefined && now >= this.rereadAt) {
       this.rereadAt = undefined;
       if (await this.rereadTombstones(now)) return;
       this.reread = { table: 'companies', after: ZERO_UUID };
+      this.scheduleChunk();
     }
     await this.applyChanges(now);
-    if (this.reread !== undefined) {
-      this.reread =
-        this.reread.table === 'companies'
-          ? await this.rereadCompanyChunk(this.reread.after)
-          : await this.rereadJobChunk(this.reread.after);
-      // The rest follows in rounds of its own, with requests served in between.
-      if (this.reread !== undefined && !this.closed) {
-        setImmediate(() => {
-          this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
-        });
-      }
-    }
+    if (this.reread === undefined || !chunk) return;
+    this.reread =
+      this.reread.table === 'companies'
+        ? await this.rereadCompanyChunk(this.reread.after)
+        : await this.rereadJobChunk(this.reread.after);
+    if (this.reread !== undefined) this.scheduleChunk();
+  }
+
+  /** The re-read's next chunk: a round of its own, after the requests already waiting. */
+  private scheduleChunk(): void {
+    if (this.closed) return;
+    setImmediate(() => {
+      this.chunkDue = true;
+      this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
+    });
   }
 
   /**
@@ -186,7 +200,7 @@ export class CatalogIndex extends CatalogStore {
       held,
       this.opts.rereadChunk,
     );
-    for (const r of await this.rowsById<JobRow>(JOB_SELECT, 'j.id', stale)) this.putJob(r);
+    for (const r of await jobsById(this.db, this.opts.model, stale)) this.putJob(r);
     return next === undefined ? undefined : { table: 'jobs', after: next };
   }
 
@@ -229,15 +243,9 @@ export class CatalogIndex extends CatalogStore {
       this.quietAt = writes;
       return;
     }
-    const companies = await this.changedRows<CompanyRow>(CHANGED_COMPANY_IDS, COMPANY_SELECT, 'c.id', since);
-    for (const r of companies) this.putCompany(r);
-    const jobs = await this.changedRows<JobRow>(CHANGED_JOB_IDS, JOB_SELECT, 'j.id', since);
-    for (const r of jobs) this.putJob(r);
-    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
-      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1',
-      [since],
-    );
-    if (this.applyTombstones(gone)) return this.loadAll(now);
+    for (const r of await changedCompanies(this.db, this.opts.model, since)) this.putCompany(r);
+    for (const r of await changedJobs(this.db, this.opts.model, since)) this.putJob(r);
+    if (this.applyTombstones(await tombstones(this.db, since))) return this.loadAll(now);
     // Complete up to the sequence read first, not up to the highest seq among the rows: a write can commit
     // between this round's statements (each waits for its turn), and its job rows would then carry seqs above a
     // company row of the same write that the company statement, run before the commit, never saw. Rows above
@@ -248,7 +256,7 @@ export class CatalogIndex extends CatalogStore {
   }
 
   /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */
-  private applyTombstones(gone: { kind: string; id: string; seq: number }[]): boolean {
+  private applyTombstones(gone: Tombstone[]): boolean {
     for (const g of gone) {
       // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all, unless
       // the last load already read the tables after it.
@@ -264,35 +272,9 @@ export class CatalogIndex extends CatalogStore {
 
   /** The first step of a full re-read; true when it found a truncation and reloaded instead. */
   private async rereadTombstones(now: number): Promise<boolean> {
-    const gone = await this.db.query<{ kind: string; id: string; seq: number }>(
-      'SELECT kind, id, seq::float8 AS seq FROM search_tombstones',
-    );
-    if (!this.applyTombstones(gone)) return false;
+    if (!this.applyTombstones(await tombstones(this.db))) return false;
     await this.loadAll(now);
     return true;
-  }
-
-  /**
-   * Rows whose feed seq passed `since`: ids first, through the search_seq indexes, then the rows by id. One
-   * statement with IN (... UNION ...) let PostgreSQL hash-join whole tables, ~80 ms per search at 100k jobs.
-   */
-  private async changedRows<R>(
-    idsSql: string,
-    select: string,
-    idColumn: string,
-    since: number,
-  ): Promise<R[]> {
-    const ids = await this.db.query<{ id: string }>(idsSql, [since]);
-    return this.rowsById<R>(
-      select,
-      idColumn,
-      ids.map((r) => r.id),
-    );
-  }
-
-  private async rowsById<R>(select: string, idColumn: string, ids: string[]): Promise<R[]> {
-    if (ids.length === 0) return [];
-    return this.db.query<R>(`${select} WHERE ${idColumn} = ANY($2::uuid[])`, [this.opts.model, ids]);
   }
 
   /**
