@@ -175,6 +175,8 @@ export class CatalogIndex extends CatalogStore {
   private scheduleChunk(): void {
     if (this.closed) return;
     setImmediate(() => {
+      // A reload meanwhile dropped the re-read: nothing is due.
+      if (this.reread === undefined) return;
       this.chunkDue = true;
       this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
     });

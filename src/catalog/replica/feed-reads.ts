@@ -57,11 +57,11 @@ async function rowsById<R>(
   return db.query<R>(`${select} WHERE ${idColumn} = ANY($2::uuid[])`, [model, ids]);
 }
 
+const TOMBSTONES = 'SELECT kind, id, seq::float8 AS seq FROM search_tombstones';
+
 /** Tombstones after `since`, or all of them (a full re-read). */
 export function tombstones(db: Db, since?: number): Promise<Tombstone[]> {
   return since === undefined
-    ? db.query<Tombstone>('SELECT kind, id, seq::float8 AS seq FROM search_tombstones')
-    : db.query<Tombstone>('SELECT kind, id, seq::float8 AS seq FROM search_tombstones WHERE seq > $1', [
-        since,
-      ]);
+    ? db.query<Tombstone>(TOMBSTONES)
+    : db.query<Tombstone>(`${TOMBSTONES} WHERE seq > $1`, [since]);
 }
