@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CatalogIndex } from '../../src/catalog/replica/catalog-index.js';
+import { CatalogIndex, type CatalogIndexOptions } from '../../src/catalog/replica/catalog-index.js';
 import type { Db } from '../../src/db/port.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { serverUrl } from '../support/db.js';
@@ -223,43 +223,102 @@ it.skipIf(!serverUrl())(
 );
 
 it.skipIf(!serverUrl())(
-  'serves a caller during a re-read after the chunk under way, without a chunk of its own',
+  'serves a caller during a re-read without waiting for its version read, which then runs in a round of its own',
   async () => {
     const clock = new TestClock();
     // The re-read's first version check of jobs is held; the company chunks before it run.
     const hold = holding('x.v::text');
     const checks: number[] = [];
     const db = Object.create(hold.db) as Db;
-    db.query = async (sql, params) => {
-      const result = await hold.db.query(sql, params);
+    db.query = async (sql, params, opts) => {
+      const result = await hold.db.query(sql, params, opts);
       if (sql.includes('x.v::text')) checks.push(checks.length);
       return result as never;
     };
-    const index = new CatalogIndex(db, {
-      model: t.deps.searchParts.embedder.id,
-      now: clock.now,
-      lagMs: 10_000,
-      rereadChunk: 7,
-    });
-    await index.refresh();
-    clock.advance(11_000);
+    const index = await loadedForReread(db, clock, { rereadPauseMs: 0 });
     await index.refresh();
     expect(index.rereading).toBe(true);
     await hold.reached;
-    // A search arriving now waits for the held chunk's round, then catches up with the feed (a write committed
-    // meanwhile); the re-read's next chunk runs in a round of its own.
+    // A search arriving now catches up with the feed (a write committed meanwhile) while the version read is
+    // still held: the read runs outside the feed's rounds, so no caller waits for it.
     const [job] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active OFFSET 4 LIMIT 1');
     await t.deps.db.query(`UPDATE jobs SET location = 'Chunk, Wait' WHERE id = $1`, [job!.id]);
-    const mine = index.refresh();
-    hold.release();
-    await mine;
-    expect(checks.length).toBe(1);
-    expect(index.rereading).toBe(true);
+    await index.refresh();
+    expect(checks.length).toBe(0);
     expect(index.jobs.attributes(job!.id)?.location).toBe('chunk, wait');
+    hold.release();
     await rereadWhole(index);
     expect(checks.length).toBeGreaterThan(1);
+    expect(index.jobs.attributes(job!.id)?.location).toBe('chunk, wait');
   },
 );
+
+it.skipIf(!serverUrl())(
+  'pauses a re-read between its chunks, and a closed index runs no chunk that was due',
+  async () => {
+    const clock = new TestClock();
+    const { db, rows } = counting(t.deps.db);
+    // Far longer than the test: the second chunk never comes due while it runs.
+    const index = await loadedForReread(db, clock, { rereadPauseMs: 600_000 });
+    // The round that starts the re-read reads the tombstones; its first chunk runs in the next round.
+    await index.refresh();
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    await index.refresh();
+    const after = rows.length;
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setImmediate(r));
+      await index.refresh();
+    }
+    // Only the feed's probe each round: no chunk ran in the pause, and the re-read is still under way.
+    expect(rows.length - after).toBe(5);
+    expect(index.rereading).toBe(true);
+    index.close();
+  },
+);
+
+it.skipIf(!serverUrl())('runs a chunk whose version read failed in the next round instead', async () => {
+  const clock = new TestClock();
+  let failures = 1;
+  const errors: string[] = [];
+  const checks: number[] = [];
+  const db = Object.create(t.deps.db) as Db;
+  db.query = async (sql, params, opts) => {
+    if (sql.includes('x.v::text')) {
+      checks.push(checks.length);
+      if (failures-- > 0) throw new Error('connection lost');
+    }
+    return t.deps.db.query(sql, params, opts) as never;
+  };
+  const index = await loadedForReread(db, clock, {
+    rereadPauseMs: 0,
+    onError: (_err, msg) => errors.push(msg),
+  });
+  await rereadWhole(index);
+  expect(errors).toEqual(['search index re-read failed']);
+  // The failed read, then every chunk of the walk: the one that failed was read again, not skipped.
+  const active = (
+    await t.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE active')
+  )[0]!.n;
+  expect(checks.length).toBe(1 + Math.floor(active / 7) + 1);
+});
+
+/** An index loaded through `db`, the clock past its lag window: its next round starts a re-read of 7-row chunks. */
+async function loadedForReread(
+  db: Db,
+  clock: TestClock,
+  opts: Partial<CatalogIndexOptions>,
+): Promise<CatalogIndex> {
+  const index = new CatalogIndex(db, {
+    model: t.deps.searchParts.embedder.id,
+    now: clock.now,
+    lagMs: 10_000,
+    rereadChunk: 7,
+    ...opts,
+  });
+  await index.refresh();
+  clock.advance(11_000);
+  return index;
+}
 
 /** Starts a due re-read, then lets its rounds run (each a round of its own, between requests) until it is done. */
 async function rereadWhole(index: CatalogIndex): Promise<void> {

@@ -8,8 +8,8 @@ import {
   ZERO_UUID,
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
-import { changedCompanies, changedJobs, jobsById, type Tombstone, tombstones } from './feed-reads.js';
-import { JobVersions } from './job-versions.js';
+import * as feed from './feed-reads.js';
+import { JobVersions, type VersionChunk } from './job-versions.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
@@ -33,11 +33,17 @@ export { companyPredicate } from '../filters.js';
 export type { CatalogIndexOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
 export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 
-/** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~1 ms per 35 companies). */
-const COMPANY_CHUNK = 200;
+/** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~5 ms per 50 companies). */
+const COMPANY_CHUNK = 50;
 
-/** A full re-read under way: the table of its next chunk and the id that chunk starts after. */
-type Reread = { table: 'companies' | 'jobs'; after: string };
+/**
+ * A full re-read waits this many times its last chunk's time before the next, so it takes at most a quarter of the
+ * event loop and of a connection: back to back, its chunks slowed the searches served meanwhile (shared cores).
+ */
+const REREAD_PAUSE_FACTOR = 3;
+
+/** A full re-read under way: its next chunk's table, the id it starts after, and, for jobs, its versions once read. */
+type Reread = { table: 'companies' | 'jobs'; after: string; read?: VersionChunk };
 
 export class CatalogIndex extends CatalogStore {
   private seen = 0;
@@ -57,6 +63,7 @@ export class CatalogIndex extends CatalogStore {
   private reread: Reread | undefined;
   /** Set when a re-read's next chunk is due: the round that starts next runs it. */
   private chunkDue = false;
+  private chunkTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private pendingSave: NodeJS.Immediate | undefined;
   /** Where the last full load came from (start-up logs and tests read it). */
@@ -74,6 +81,8 @@ export class CatalogIndex extends CatalogStore {
   private readonly fullReloadMs: number;
   /** Kept only where a full re-read can happen (it is what the re-read compares). */
   private readonly versions: JobVersions | undefined;
+  /** When the re-read's chunk under way began (its read): the pause before the next follows from its time. */
+  private chunkStarted = 0;
 
   constructor(db: Db, opts: CatalogIndexOptions) {
     super(db, opts);
@@ -158,61 +167,77 @@ export class CatalogIndex extends CatalogStore {
     // companies and jobs a small chunk per round of its own (below), with requests served in between.
     if (this.rereadAt !== undefined && now >= this.rereadAt) {
       this.rereadAt = undefined;
-      if (await this.rereadTombstones(now)) return;
+      // Tombstones first: one marking a truncation reloads everything instead.
+      if (this.applyTombstones(await feed.tombstones(this.db))) return this.loadAll(now);
       this.reread = { table: 'companies', after: ZERO_UUID };
-      this.scheduleChunk();
+      this.scheduleChunk(0);
     }
     await this.applyChanges(now);
-    if (this.reread === undefined || !chunk) return;
+    const reread = this.reread;
+    if (reread === undefined || !chunk) return;
     this.reread =
-      this.reread.table === 'companies'
-        ? await this.rereadCompanyChunk(this.reread.after)
-        : await this.rereadJobChunk(this.reread.after);
-    if (this.reread !== undefined) this.scheduleChunk();
-  }
-
-  /** The re-read's next chunk: a round of its own, after the requests already waiting. */
-  private scheduleChunk(): void {
-    if (this.closed) return;
-    setImmediate(() => {
-      // A reload meanwhile dropped the re-read: nothing is due.
-      if (this.reread === undefined) return;
-      this.chunkDue = true;
-      this.refresh().catch((err: unknown) => this.opts.onError?.(err, 'search index re-read failed'));
-    });
+      reread.table === 'companies'
+        ? await this.rereadCompanyChunk(reread.after)
+        : await this.rereadJobChunk(reread);
+    const took = performance.now() - this.chunkStarted;
+    if (this.reread !== undefined) this.scheduleChunk(this.opts.rereadPauseMs ?? REREAD_PAUSE_FACTOR * took);
   }
 
   /**
-   * One chunk of a full re-read's jobs: their versions, then the rows of those that differ from what the index
-   * holds (without versions, every row is read: a re-read still finds whatever was missed).
+   * The re-read's next chunk, after `pauseMs`: a jobs chunk's versions are read first, outside any round, then the
+   * chunk is compared and applied in a round of its own, after the requests already waiting. A failed read leaves
+   * the chunk to that round, which reads it itself.
    */
-  private async rereadJobChunk(after: string): Promise<Reread | undefined> {
-    const versions = this.versions ?? new JobVersions();
-    const jobs = this.jobs;
-    const held = {
-      count: jobs.size,
-      *ids() {
-        for (const [id] of jobs.entries()) yield id;
-      },
+  private scheduleChunk(pauseMs: number): void {
+    if (this.closed) return;
+    const due = async () => {
+      this.chunkTimer = undefined;
+      const reread = this.reread;
+      // A reload meanwhile dropped the re-read, or the index closed: nothing is due.
+      if (reread === undefined || this.closed) return;
+      this.chunkStarted = performance.now();
+      if (reread.table === 'jobs' && reread.read === undefined) {
+        const { model, rereadChunk } = this.opts;
+        const read = await JobVersions.read(this.db, model, reread.after, rereadChunk).catch(
+          this.reportReread,
+        );
+        if (this.reread !== reread) return;
+        if (read) reread.read = read;
+      }
+      this.chunkDue = true;
+      await this.refresh();
     };
-    const { stale, next } = await versions.check(
-      this.db,
-      this.opts.model,
-      after,
-      held,
-      this.opts.rereadChunk,
-    );
-    for (const r of await jobsById(this.db, this.opts.model, stale)) this.putJob(r);
+    const run = () => void due().catch(this.reportReread);
+    if (pauseMs <= 0) {
+      setImmediate(run);
+      return;
+    }
+    this.chunkTimer = setTimeout(run, pauseMs);
+    this.chunkTimer.unref();
+  }
+
+  private readonly reportReread = (err: unknown): undefined => {
+    this.opts.onError?.(err, 'search index re-read failed');
+  };
+
+  /**
+   * One chunk of a full re-read's jobs: their versions (read before the round, or now), then the rows of those
+   * that differ from what the index holds (without versions, every row is read: a re-read still finds whatever
+   * was missed).
+   */
+  private async rereadJobChunk(reread: Reread): Promise<Reread | undefined> {
+    const versions = this.versions ?? new JobVersions();
+    const read =
+      reread.read ?? (await JobVersions.read(this.db, this.opts.model, reread.after, this.opts.rereadChunk));
+    const { stale, next } = versions.compare(read, this.jobs);
+    for (const r of await feed.jobsById(this.db, this.opts.model, stale)) this.putJob(r);
     return next === undefined ? undefined : { table: 'jobs', after: next };
   }
 
   /** One chunk of a full re-read's companies (few and small: read whole); then the jobs. */
   private async rereadCompanyChunk(after: string): Promise<Reread> {
     const limit = this.opts.rereadChunk ?? COMPANY_CHUNK;
-    const rows = await this.db.query<CompanyRow>(
-      `${COMPANY_SELECT} WHERE c.id > $2::uuid ORDER BY c.id LIMIT $3`,
-      [this.opts.model, after, limit],
-    );
+    const rows = await feed.companiesAfter(this.db, this.opts.model, after, limit);
     for (const r of rows) this.putCompany(r);
     const last = rows.at(-1);
     return rows.length === limit && last
@@ -245,9 +270,9 @@ export class CatalogIndex extends CatalogStore {
       this.quietAt = writes;
       return;
     }
-    for (const r of await changedCompanies(this.db, this.opts.model, since)) this.putCompany(r);
-    for (const r of await changedJobs(this.db, this.opts.model, since)) this.putJob(r);
-    if (this.applyTombstones(await tombstones(this.db, since))) return this.loadAll(now);
+    for (const r of await feed.changedCompanies(this.db, this.opts.model, since)) this.putCompany(r);
+    for (const r of await feed.changedJobs(this.db, this.opts.model, since)) this.putJob(r);
+    if (this.applyTombstones(await feed.tombstones(this.db, since))) return this.loadAll(now);
     // Complete up to the sequence read first, not up to the highest seq among the rows: a write can commit
     // between this round's statements (each waits for its turn), and its job rows would then carry seqs above a
     // company row of the same write that the company statement, run before the commit, never saw. Rows above
@@ -258,7 +283,7 @@ export class CatalogIndex extends CatalogStore {
   }
 
   /** Removes what the tombstones name; true when one marks a truncation (the caller reloads everything). */
-  private applyTombstones(gone: Tombstone[]): boolean {
+  private applyTombstones(gone: feed.Tombstone[]): boolean {
     for (const g of gone) {
       // A table was truncated (migration 0008): nothing row by row describes what went, so reload it all, unless
       // the last load already read the tables after it.
@@ -270,13 +295,6 @@ export class CatalogIndex extends CatalogStore {
       else this.removeCompany(g.id);
     }
     return false;
-  }
-
-  /** The first step of a full re-read; true when it found a truncation and reloaded instead. */
-  private async rereadTombstones(now: number): Promise<boolean> {
-    if (!this.applyTombstones(await tombstones(this.db))) return false;
-    await this.loadAll(now);
-    return true;
   }
 
   /**
@@ -309,10 +327,7 @@ export class CatalogIndex extends CatalogStore {
     // Read the sequence first: anything drawn after this point is re-read by the next delta. And the newest
     // truncation marker: it committed before the reads below, which therefore reflect it.
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
-    const [truncated] = await this.db.query<{ v: number }>(
-      `SELECT coalesce(max(seq), 0)::float8 AS v FROM search_tombstones WHERE kind = 'truncate'`,
-    );
-    this.truncatedAt = truncated?.v ?? 0;
+    this.truncatedAt = await feed.newestTruncation(this.db);
     for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
     await this.bulkLoadJobs();
     this.seen = last?.v ?? 0;
@@ -336,6 +351,7 @@ export class CatalogIndex extends CatalogStore {
   /** Saves the snapshot one last time and stops the scan thread; nothing is written after this. */
   close(): void {
     if (this.pendingSave) clearImmediate(this.pendingSave);
+    if (this.chunkTimer) clearTimeout(this.chunkTimer);
     this.saveSnapshot();
     this.closed = true;
     void this.scans?.close();

@@ -16,6 +16,8 @@ export interface CatalogIndexOptions {
   fullReloadMs?: number;
   /** Rows per round of a full re-read, companies and jobs alike (default 200 companies, 2,000 jobs). */
   rereadChunk?: number;
+  /** Pause before each chunk of a full re-read after its first, in ms (default three times the last one's time). */
+  rereadPauseMs?: number;
   /**
    * A snapshot file that belongs to this database (the embedded one's data directory): read instead of the
    * bulk load at start, written after a bulk load and by saveSnapshot().
@@ -103,15 +105,22 @@ export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 /** The last seq handed out (0 before the first): a cheap "did anything change" probe. */
 export const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::float8 AS v FROM search_change_seq`;
 
-/** Companies the replica holds: every published one (an onboarding not yet published is unknown to the public). */
-export const COMPANY_SELECT = `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
+/**
+ * Companies the replica holds: every published one (an onboarding not yet published is unknown to the public).
+ * `embeddings` narrows the embeddings' side of the join (a range of ids the caller also puts on the companies).
+ */
+export const companySelect = (
+  embeddings = '',
+) => `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
     c.active_job_count, lower(c.name) AS name_key, e.vector,
     (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
         ORDER BY lower(t.value), t.slug)
       FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
     ${COMPANY_DETAIL} AS detail
   FROM (SELECT * FROM companies WHERE published_at IS NOT NULL) c
-  LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1`;
+  LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1${embeddings}`;
+
+export const COMPANY_SELECT = companySelect();
 
 /** A job's version: the larger search_seq of its row and its embedding (each write to either draws a new one). */
 export const JOB_VERSION = 'greatest(j.search_seq, coalesce(e.search_seq, 0))::float8';

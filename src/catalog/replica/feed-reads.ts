@@ -1,5 +1,5 @@
 import type { Db } from '../../db/port.js';
-import { COMPANY_SELECT, type CompanyRow, JOB_SELECT, type JobRow } from './catalog-rows.js';
+import { COMPANY_SELECT, type CompanyRow, companySelect, JOB_SELECT, type JobRow } from './catalog-rows.js';
 
 /**
  * The change feed's reads (migrations 0002, 0008): rows whose search_seq passed a mark, rows by id, and the
@@ -64,4 +64,25 @@ export function tombstones(db: Db, since?: number): Promise<Tombstone[]> {
   return since === undefined
     ? db.query<Tombstone>(TOMBSTONES)
     : db.query<Tombstone>(`${TOMBSTONES} WHERE seq > $1`, [since]);
+}
+
+/**
+ * Up to `limit` companies with ids after `after`, in id order (a full re-read's chunk). The embeddings' join repeats
+ * the id range: without it PostgreSQL read every embedding before the range (~2,600 rows for a chunk of 50 halfway
+ * through 5,000 companies). Named, as its plan is the same every time and planning cost a third of its ~5 ms.
+ */
+export function companiesAfter(db: Db, model: string, after: string, limit: number): Promise<CompanyRow[]> {
+  return db.query<CompanyRow>(
+    `${companySelect(' AND e.company_id > $2::uuid')} WHERE c.id > $2::uuid ORDER BY c.id LIMIT $3`,
+    [model, after, limit],
+    { name: 'replica_companies_after' },
+  );
+}
+
+/** The seq of the newest truncation marker, 0 when there is none. */
+export async function newestTruncation(db: Db): Promise<number> {
+  const [row] = await db.query<{ v: number }>(
+    `SELECT coalesce(max(seq), 0)::float8 AS v FROM search_tombstones WHERE kind = 'truncate'`,
+  );
+  return row?.v ?? 0;
 }

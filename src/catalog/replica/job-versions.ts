@@ -3,8 +3,8 @@ import { JOB_VERSION, ZERO_UUID } from './catalog-rows.js';
 
 /**
  * Active jobs whose versions one round of a full re-read checks: one text row of ~45 bytes a job, against ~1.2 KB
- * a job and its vector to read the row whole; ~10 ms of PostgreSQL's time, which a search that arrives meanwhile
- * waits for at most. (`e.job_id > $2` repeats the join's key range for the embeddings: without it PostgreSQL read
+ * a job and its vector to read the row whole; ~10–20 ms of PostgreSQL's time, read outside the feed's rounds so that
+ * no search waits for it (catalog-index.ts). (`e.job_id > $2` repeats the join's key range for the embeddings: without it PostgreSQL read
  * every embedding before the range, and a round's time grew with its position, to ~65 ms at 100k jobs.)
  */
 export const CHECK_CHUNK = 2_000;
@@ -44,20 +44,10 @@ export class JobVersions {
   }
 
   /**
-   * One chunk of the check, the active jobs with ids after `after` (ZERO_UUID starts a re-read): the ids to read
-   * again and the id to continue after. The last chunk (next undefined) adds the held jobs it never met. Looking
-   * for them takes a pass over every held id (~50 ms at 100k jobs), so only when there can be any: when the jobs
-   * met with a version are fewer than those held, or a job was dropped meanwhile (with none dropped, every job
-   * held was held at the start or added since, so as many met as are held means every one was met).
+   * The versions of one chunk of the active jobs, ids after `after`: a read only, which may run while feed rounds
+   * apply changes (compare() then finds any job they changed since as differing, and the row is read again).
    */
-  async check(
-    db: Db,
-    model: string,
-    after: string,
-    held: { count: number; ids: () => Iterable<string> },
-    limit = CHECK_CHUNK,
-  ): Promise<{ stale: string[]; next: string | undefined }> {
-    if (after === ZERO_UUID) this.restart();
+  static async read(db: Db, model: string, after: string, limit = CHECK_CHUNK): Promise<VersionChunk> {
     const [chunk] = await db.query<{ n: number; last: string | null; versions: string | null }>(
       `SELECT count(*)::int AS n, max(x.id::text) AS last,
               string_agg(x.id::text || ' ' || x.v::text, ',' ORDER BY x.id) AS versions
@@ -67,8 +57,23 @@ export class JobVersions {
                 WHERE j.active AND j.id > $2::uuid ORDER BY j.id LIMIT $3) x`,
       [model, after, limit],
     );
+    return { after, limit, n: chunk?.n ?? 0, last: chunk?.last ?? null, versions: chunk?.versions ?? null };
+  }
+
+  /**
+   * One chunk of the check against what the index holds now (ZERO_UUID as `after` starts a re-read): the ids to
+   * read again and the id to continue after. The last chunk (next undefined) adds the held jobs it never met.
+   * Looking for them takes a pass over every held id (~50 ms at 100k jobs), so only when there can be any: when
+   * the jobs met with a version are fewer than those held, or a job was dropped meanwhile (with none dropped,
+   * every job held was held at the start or added since, so as many met as are held means every one was met).
+   */
+  compare(
+    chunk: VersionChunk,
+    held: { size: number; entries: () => Iterable<[string, unknown]> },
+  ): { stale: string[]; next: string | undefined } {
+    if (chunk.after === ZERO_UUID) this.restart();
     const stale: string[] = [];
-    for (const pair of chunk?.versions ? chunk.versions.split(',') : []) {
+    for (const pair of chunk.versions ? chunk.versions.split(',') : []) {
       const space = pair.indexOf(' ');
       const id = pair.slice(0, space);
       this.met.add(id);
@@ -76,11 +81,19 @@ export class JobVersions {
       if (seq !== undefined) this.metHeld++;
       if (seq !== Number(pair.slice(space + 1))) stale.push(id);
     }
-    const n = chunk?.n ?? 0;
-    if (n === limit && chunk?.last) return { stale, next: chunk.last };
-    if (this.dropped || this.metHeld !== held.count)
-      for (const id of held.ids()) if (!this.met.has(id)) stale.push(id);
+    if (chunk.n === chunk.limit && chunk.last) return { stale, next: chunk.last };
+    if (this.dropped || this.metHeld !== held.size)
+      for (const [id] of held.entries()) if (!this.met.has(id)) stale.push(id);
     this.restart();
     return { stale, next: undefined };
   }
+}
+
+/** The versions of one chunk of active jobs as read (JobVersions.read), "id version" pairs in id order. */
+export interface VersionChunk {
+  after: string;
+  limit: number;
+  n: number;
+  last: string | null;
+  versions: string | null;
 }
