@@ -30,6 +30,7 @@ import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
 import { SignalsService } from './signals/service.js';
+import { Warmup } from './warmup.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
 
 /** Everything the HTTP app and the workers need, built once in one place (the composition root). */
@@ -64,6 +65,8 @@ export interface Deps {
   metrics: Metrics;
   /** Rendered catalog responses, valid until the catalog changes (see CatalogVersionFeed). */
   responseCache: ResponseCache;
+  /** Whether the start's warm-up is done (serve settles it; GET /readyz?warm=true reads it). */
+  warmup: Warmup;
   /** Closes everything createDeps opened, in reverse order. */
   close(): Promise<void>;
 }
@@ -140,6 +143,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watchMatcher: watchParts.matcher,
       catalog,
       signals: new SignalsService(db),
+      warmup: new Warmup(),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),

@@ -8,7 +8,7 @@ import { companyFacetNames, jobFacetNames } from '../../src/catalog/facets.js';
 import { ROLE_CATEGORIES } from '../../src/catalog/types.js';
 import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';
-import { type Child, freePort, spawnChild, waitForOk } from './processes.js';
+import { type Child, freePort, spawnChild, waitForOk, waitForWarm } from './processes.js';
 import { type Row, timeUrls } from './serial.js';
 import { benchServiceEnv } from './service-env.js';
 import { API, distinctUrls, locationTerms, UrlFactory } from './urls.js';
@@ -134,6 +134,7 @@ async function measure(database: string, readModel: string): Promise<Table> {
     // The first search waits for the replica's load (with READ_MODEL=sql it is answered at once).
     await waitForOk(child, `${child.origin}${API}/jobs`, 120_000);
     await waitForOk(child, `${child.origin}${API}/jobs?search=solutions%20engineer`, 600_000);
+    await waitForWarm(child, 120_000);
     log(`${database}, READ_MODEL=${readModel}`);
     for (const s of scenarios(prepared.manifest)) {
       // A few of the set first (connections, plans, the listing order), then every URL once.

@@ -92,6 +92,26 @@ export async function waitForOk(child: Child, url: string, timeoutMs: number): P
   throw new Error(`${url} did not answer 2xx within ${timeoutMs} ms`);
 }
 
+/**
+ * Waits until the service's start has warmed up (`/readyz?warm=true` answers 200), so latency rows measure it
+ * serving, not finishing its start. A build without the parameter (an older one timed beside this) answers 400:
+ * it gets 3 s, more than its start's work after the first search took (~1.5 s at 100k jobs).
+ */
+export async function waitForWarm(child: Child, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const res = await fetch(`${child.origin}/readyz?warm=true`);
+    await res.arrayBuffer();
+    if (res.ok) return;
+    if (res.status === 400) {
+      await new Promise((r) => setTimeout(r, 3_000));
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${child.origin} did not warm up within ${timeoutMs} ms`);
+}
+
 export interface MemoryStatus {
   /** Peak resident set size in MB (VmHWM). */
   peakMb: number;

@@ -26,8 +26,9 @@ export interface SearchParts {
   /**
    * Loads the in-process index, then the embedder's local data, in the background (API processes, once
    * listening), so the first search does not pay for them. Searches before it finishes wait for the same load.
+   * Resolves when both are done or have failed (failures are logged, and the next search tries again).
    */
-  warm(): void;
+  warm(): Promise<void>;
   /** Resolves when the catch-up in flight, if any, has finished (tests and the sample loader await it). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -91,15 +92,17 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       timer.unref();
     },
     warm() {
-      void index
-        .refresh()
-        .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
-        // Then the word vectors (~0.3 s; built once per data directory first), which the first search would
-        // otherwise wait for.
-        .then(() => embedder.prepare?.())
-        .catch((err: unknown) =>
-          warn(err, 'embedder could not load; searches answer from keywords until it can'),
-        );
+      return (
+        index
+          .refresh()
+          .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
+          // Then the word vectors (~0.3 s; built once per data directory first), which the first search would
+          // otherwise wait for.
+          .then(() => embedder.prepare?.())
+          .catch((err: unknown) =>
+            warn(err, 'embedder could not load; searches answer from keywords until it can'),
+          )
+      );
     },
     idle: async () => {
       await pending;

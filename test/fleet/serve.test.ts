@@ -59,6 +59,13 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     };
     // No run waits in a fresh data directory: DBOS is neither loaded nor polling.
     expect(await logged('workflow engine idle')).not.toContain('workflow engine launched');
+    // Its warm-up done (replica, schemas, engine decided), it says so, and the warm readiness probe passes.
+    expect(await logged('"msg":"warm"')).toContain('workflow engine idle');
+    const warm = await fetch(`${service.url}/readyz?warm=true`);
+    expect(warm.status).toBe(200);
+    expect(await warm.json()).toEqual({
+      data: { status: 'ready', database: 'ok', pendingMigrations: [], warm: true },
+    });
     // A status read is pipeline work: it launches the engine, and waits for it.
     const unknown = await fetch(`${service.url}/api/v1/workflows/00000000-0000-4000-8000-000000000000`, {
       headers: { authorization: `Bearer ${token}` },

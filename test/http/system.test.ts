@@ -18,6 +18,26 @@ describe('system routes', () => {
     expect(ready.json().data).toMatchObject({ status: 'ready', database: 'ok', pendingMigrations: [] });
   });
 
+  it('says whether the warm-up is done, and refuses warm readiness until it is', async () => {
+    // A test app never runs serve's start, so nothing settles its warm-up but the test.
+    const plain = await t.get('/readyz');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json().data).toMatchObject({ status: 'ready', warm: false });
+    const cold = await t.get('/readyz?warm=true');
+    expect(cold.statusCode).toBe(503);
+    expect(cold.json()).toEqual({
+      data: { status: 'not_ready', database: 'ok', pendingMigrations: [], warm: false },
+    });
+    expect((await t.get('/readyz?warm=false')).statusCode).toBe(200);
+    const bad = await t.get('/readyz?warm=soon');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain("'warm'");
+    t.deps.warmup.settle();
+    const warm = await t.get('/readyz?warm=true');
+    expect(warm.statusCode).toBe(200);
+    expect(warm.json().data).toMatchObject({ status: 'ready', warm: true });
+  });
+
   it('serves the OpenAPI document', async () => {
     const res = await t.get('/api/v1/openapi.json');
     expect(res.statusCode).toBe(200);

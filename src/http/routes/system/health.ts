@@ -10,8 +10,23 @@ const Ready = Type.Object({
     status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
     database: Type.String({ description: 'ok, or the reason it is not', examples: ['ok'] }),
     pendingMigrations: Type.Array(Type.String()),
+    warm: Type.Boolean({
+      description:
+        "Whether the process has finished its start's warm-up: the in-process catalog replica loaded, route schemas compiled, the workflow engine launched. Answers are correct before, but searches wait for the replica.",
+    }),
   }),
 });
+const ReadyQuery = Type.Object(
+  {
+    warm: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: also 503 until the warm-up is done, so a load balancer sends a new process traffic once it serves at full speed',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const HEALTHY = { data: { status: 'ok' } } as const;
 
@@ -39,7 +54,9 @@ export function healthRoutes(app: App, deps: Deps): void {
       schema: {
         operationId: 'getReadiness',
         tags: ['system'],
-        summary: 'Readiness: database reachable and migrations applied',
+        summary:
+          'Readiness: database reachable and migrations applied (and, with warm=true, the warm-up done)',
+        querystring: ReadyQuery,
         // Ready must come after errorResponses(), whose 503 (the error envelope) would otherwise replace it and
         // turn a not-ready answer into a serialization failure (500) exactly when the database is down.
         response: { ...errorResponses(), 200: Ready, 503: Ready },
@@ -56,10 +73,11 @@ export function healthRoutes(app: App, deps: Deps): void {
         request.log.warn({ err }, 'readiness: database unreachable');
         database = 'unreachable';
       }
-      const ready = database === 'ok' && pending.length === 0;
-      return reply
-        .status(ready ? 200 : 503)
-        .send({ data: { status: ready ? 'ready' : 'not_ready', database, pendingMigrations: pending } });
+      const warm = deps.warmup.done;
+      const ready = database === 'ok' && pending.length === 0 && (warm || request.query.warm !== true);
+      return reply.status(ready ? 200 : 503).send({
+        data: { status: ready ? 'ready' : 'not_ready', database, pendingMigrations: pending, warm },
+      });
     },
   );
 }
