@@ -143,7 +143,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watchMatcher: watchParts.matcher,
       catalog,
       signals: new SignalsService(db),
-      warmup: new Warmup(),
+      warmup: new Warmup(() => searchParts.index.ready),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),

@@ -3,11 +3,10 @@ import { dayString, firstPeriod } from './periods.js';
 import type { CloseTimes, DayRow, Scope } from './store.js';
 
 /**
- * The reads the hiring series are made of, behind one port. SQL (sql-reads.ts) is the reference: it alone is a
- * correct implementation. The in-process copy of the rollups (replica/hiring-reads.ts) answers the same reads
- * from memory whenever it is current and asks SQL otherwise; the composition root (src/deps.ts, READ_MODEL)
- * chooses. SignalsService turns either's answers into series, so both give the same series by construction of
- * this contract.
+ * The reads the hiring series are made of, behind one port. SQL (sql-reads.ts) is the reference and the one
+ * implementation: an in-memory copy of the rollups answered them faster but was not kept (docs/signals.md, Reads).
+ * SignalsService turns the answers into series, so another implementation gives the same series by construction
+ * of this contract.
  */
 
 export interface CompanyRef {
