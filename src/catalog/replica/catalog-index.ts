@@ -43,7 +43,7 @@ const COMPANY_CHUNK = 50;
 const REREAD_PAUSE_FACTOR = 3;
 
 /** A full re-read under way: its next chunk's table, the id it starts after, and, for jobs, its versions once read. */
-type Reread = { table: 'companies' | 'jobs'; after: string; read?: VersionChunk };
+type Reread = { table: 'companies' | 'jobs'; after: string; read?: VersionChunk; readMs?: number };
 
 export class CatalogIndex extends CatalogStore {
   private seen = 0;
@@ -81,8 +81,6 @@ export class CatalogIndex extends CatalogStore {
   private readonly fullReloadMs: number;
   /** Kept only where a full re-read can happen (it is what the re-read compares). */
   private readonly versions: JobVersions | undefined;
-  /** When the re-read's chunk under way began (its read): the pause before the next follows from its time. */
-  private chunkStarted = 0;
 
   constructor(db: Db, opts: CatalogIndexOptions) {
     super(db, opts);
@@ -175,11 +173,13 @@ export class CatalogIndex extends CatalogStore {
     await this.applyChanges(now);
     const reread = this.reread;
     if (reread === undefined || !chunk) return;
+    const started = performance.now();
     this.reread =
       reread.table === 'companies'
         ? await this.rereadCompanyChunk(reread.after)
         : await this.rereadJobChunk(reread);
-    const took = performance.now() - this.chunkStarted;
+    // The chunk's time: its round's part and, for jobs, the version read before it.
+    const took = performance.now() - started + (reread.readMs ?? 0);
     if (this.reread !== undefined) this.scheduleChunk(this.opts.rereadPauseMs ?? REREAD_PAUSE_FACTOR * took);
   }
 
@@ -195,14 +195,14 @@ export class CatalogIndex extends CatalogStore {
       const reread = this.reread;
       // A reload meanwhile dropped the re-read, or the index closed: nothing is due.
       if (reread === undefined || this.closed) return;
-      this.chunkStarted = performance.now();
       if (reread.table === 'jobs' && reread.read === undefined) {
         const { model, rereadChunk } = this.opts;
+        const started = performance.now();
         const read = await JobVersions.read(this.db, model, reread.after, rereadChunk).catch(
           this.reportReread,
         );
         if (this.reread !== reread) return;
-        if (read) reread.read = read;
+        if (read) Object.assign(reread, { read, readMs: performance.now() - started });
       }
       this.chunkDue = true;
       await this.refresh();

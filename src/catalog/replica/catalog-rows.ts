@@ -14,7 +14,7 @@ export interface CatalogIndexOptions {
   lagMs?: number;
   /** Period of the full re-read in ms (default 10 minutes on PostgreSQL, never on PGlite). */
   fullReloadMs?: number;
-  /** Rows per round of a full re-read, companies and jobs alike (default 200 companies, 2,000 jobs). */
+  /** Rows per round of a full re-read, companies and jobs alike (default 50 companies, 2,000 jobs). */
   rereadChunk?: number;
   /** Pause before each chunk of a full re-read after its first, in ms (default three times the last one's time). */
   rereadPauseMs?: number;

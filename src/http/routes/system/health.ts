@@ -12,7 +12,7 @@ const Ready = Type.Object({
     pendingMigrations: Type.Array(Type.String()),
     warm: Type.Boolean({
       description:
-        "Whether the process has finished its start's warm-up: the in-process catalog replica loaded, route schemas compiled, the workflow engine launched. Answers are correct before, but searches wait for the replica.",
+        "Whether the process has finished its start's warm-up: the in-process catalog replica loaded, route schemas compiled, the workflow engine launched or left idle, the word vectors read. Answers are correct before, but searches wait for the replica.",
     }),
   }),
 });
