@@ -95,6 +95,7 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
   const trends: number[] = [];
   const tagged: number[] = [];
   const industries: number[] = [];
+  const dimensions: number[] = [];
   for (let i = 0; i < REQUESTS; i++) {
     company.push(
       await time(
@@ -112,11 +113,14 @@ async function reads(db: Db, companies: SynthCompany[], nowMs: number, dataDir: 
       'insurance,retail-e-commerce',
     ]);
     industries.push(await time(`/api/v1/trends?interval=week&from=${day(364 + i)}&industry=${industry}`));
+    const pair = `stage=${stage}&industry=${rng.pick(['healthcare', 'financial-services', 'insurance', 'legal'])}`;
+    dimensions.push(await time(`/api/v1/trends?interval=week&from=${day(364 + i)}&${pair}`));
   }
   log(`GET /companies/:id/hiring (52 weeks), cold: ${fmt(company)}`);
   log(`GET /trends (52+ weeks), cold: ${fmt(trends)}`);
   log(`GET /trends?stage=…&client_facing=true (2 years by month), cold: ${fmt(tagged)}`);
   log(`GET /trends?industry=a,b (two industries, 52+ weeks), cold: ${fmt(industries)}`);
+  log(`GET /trends?stage=…&industry=… (two dimensions, 52+ weeks), cold: ${fmt(dimensions)}`);
   const m2 = await held();
   log(
     `after the reads: RSS ${mb(m2.rss)} MB, V8 heap ${mb(m2.heap)} MB, heap used + array buffers ${mb(m2.kept)} MB${gc ? ' (after GC)' : ''}`,

@@ -3,9 +3,10 @@ import type { Db } from '../db/port.js';
 import { rebuildRollups } from '../signals/store.js';
 
 /**
- * `frontline signals rebuild`: recomputes the hiring rollups (hiring_daily, hiring_daily_all, hiring_daily_tag)
- * from job_events and company tags in one transaction. The triggers keep them exact as jobs and tags are written;
- * this is for after a bulk load that bypassed them, or to verify them (the result must not change).
+ * `frontline signals rebuild`: recomputes the hiring rollups (hiring_daily, hiring_daily_all, hiring_daily_tag,
+ * hiring_daily_tag_pair) from job_events and company tags in one transaction. The triggers keep them exact as jobs
+ * and tags are written; this is for after a bulk load that bypassed them, or to verify them (the result must not
+ * change).
  */
 export async function rebuildSignals(db: Db): Promise<{ rows: number; changed: boolean }> {
   return db.transaction(async (tx) => {
@@ -15,7 +16,9 @@ export async function rebuildSignals(db: Db): Promise<{ rows: number; changed: b
           `SELECT concat_ws('/',
              (SELECT md5(string_agg(h::text, ',' ORDER BY company_id, day, role_category)) FROM hiring_daily h),
              (SELECT md5(string_agg(h::text, ',' ORDER BY role_category, day)) FROM hiring_daily_all h),
-             (SELECT md5(string_agg(h::text, ',' ORDER BY tag_id, day, role_category)) FROM hiring_daily_tag h)
+             (SELECT md5(string_agg(h::text, ',' ORDER BY tag_id, day, role_category)) FROM hiring_daily_tag h),
+             (SELECT md5(string_agg(h::text, ',' ORDER BY tag_id, other_tag_id, day, role_category))
+              FROM hiring_daily_tag_pair h)
            ) AS digest`,
         )
       )[0]?.digest ?? null;

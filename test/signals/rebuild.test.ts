@@ -21,8 +21,8 @@ import { startTestApp, type TestApp, TestClock } from '../support/app.js';
  * a generated history: eight companies with one or two boards each, scraped daily for 120 days through the
  * pipeline's own job writes, with postings opening, closing, coming back and being reclassified, a board that
  * vanishes, a company deleted, and companies whose boards are added late (coverage, not openings). Companies carry
- * tags (one stage, one or two industries, so some share two industries) that change along the way: re-tagged,
- * delisted and listed again, a tag deleted.
+ * tags (one stage, one to three industries, so some share two industries or three) that change along the way:
+ * re-tagged, delisted and listed again, tags deleted.
  */
 
 const DAY = 86_400_000;
@@ -69,16 +69,19 @@ function posting(p: BoardState['pool'][number]): ClassifiedPosting {
 
 const STAGES = ['seed', 'growth', 'public'];
 const INDUSTRIES = ['legal', 'insurance', 'healthcare'];
+/** Drawn as well, and deleted late: its pairs with the industries above go with it. */
+const RETIRED = 'retail';
+const PAIRS = 'SELECT * FROM hiring_daily_tag_pair ORDER BY tag_id, other_tag_id, day, role_category';
 
 let draws = 0;
 
-/** One stage and one industry, or two on every other draw. */
+/** One stage and one, two or three industries (three: the three above), so some share two industries or three. */
 function drawTags(random: () => number): TagInput[] {
   const pick = (list: string[]) => list[Math.floor(random() * list.length)] as string;
-  const first = Math.floor(random() * INDUSTRIES.length);
-  const industries = [first, ...(draws++ % 2 === 0 ? [first + 1] : [])].map(
-    (i) => INDUSTRIES[i % INDUSTRIES.length] as string,
-  );
+  const count = 1 + (draws++ % 3);
+  const pool = [...INDUSTRIES, RETIRED];
+  const first = count === 3 ? 0 : Math.floor(random() * pool.length);
+  const industries = Array.from({ length: count }, (_, i) => pool[(first + i) % pool.length] as string);
   return [
     { dimension: 'stage', value: pick(STAGES) },
     ...industries.map((value): TagInput => ({ dimension: 'industry', value })),
@@ -169,7 +172,10 @@ beforeAll(async () => {
       t.deps.db.query('UPDATE companies SET active = $2 WHERE id = $1', [boards[0]?.companyId, active]);
     if (day === 60) await listed(false);
     if (day === 80) await listed(true);
-    if (day === 110) await t.deps.db.query(`DELETE FROM tags WHERE dimension = 'stage' AND slug = 'public'`);
+    if (day === 110)
+      await t.deps.db.query(
+        `DELETE FROM tags WHERE (dimension, slug) IN (('stage', 'public'), ('industry', '${RETIRED}'))`,
+      );
     if (day === 90) {
       const victim = boards.at(-1) as BoardState;
       await t.deps.db.query('DELETE FROM companies WHERE id = $1', [victim.companyId]);
@@ -191,8 +197,10 @@ describe('hiring rollups', () => {
     const daily = await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category');
     const all = await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category');
     const byTag = await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category');
+    const byPair = await table(PAIRS);
     expect(daily.length).toBeGreaterThan(500);
     expect(byTag.length).toBeGreaterThan(500);
+    expect(byPair.length).toBeGreaterThan(100);
     const trendUrls = [
       '/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28',
       '/api/v1/trends?interval=day&from=2026-05-01&to=2026-08-28&industry=legal,insurance&client_facing=true',
@@ -209,6 +217,7 @@ describe('hiring rollups', () => {
     expect(await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category')).toEqual(daily);
     expect(await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category')).toEqual(all);
     expect(await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category')).toEqual(byTag);
+    expect(await table(PAIRS)).toEqual(byPair);
     expect(await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()))).toEqual(trends);
     expect(
       (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json(),
@@ -245,13 +254,22 @@ describe('hiring rollups', () => {
 
   it('per tag equal the sum over the listed companies carrying the tags, whatever the tags did', async () => {
     const categories = [[...ROLE_CATEGORIES], [...CLIENT_FACING_CATEGORIES], ['fde'], ['fde', 'csm']];
-    const filters = [{ stage: ['seed'] }, { industry: ['legal', 'insurance'] }, { industry: INDUSTRIES }];
+    const filters = [
+      { stage: ['seed'] },
+      { industry: ['legal', 'insurance'] },
+      { industry: INDUSTRIES },
+      { industry: [...INDUSTRIES, RETIRED] },
+    ];
     const shared = await table(
-      `SELECT count(*)::int AS n FROM (SELECT company_id FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
-       WHERE t.dimension = 'industry' GROUP BY 1 HAVING count(*) > 1) x`,
+      `SELECT count(*) FILTER (WHERE n > 1)::int AS two, count(*) FILTER (WHERE n > 2)::int AS three
+       FROM (SELECT ct.company_id, count(*) AS n FROM company_tags ct JOIN tags t ON t.id = ct.tag_id
+             JOIN companies c ON c.id = ct.company_id AND c.active
+             WHERE t.dimension = 'industry' GROUP BY 1) x`,
     );
-    // Some companies carry two of the industries: the per-tag sums overcount them unless corrected.
-    expect(shared[0]?.n).toBeGreaterThan(0);
+    // Some listed companies carry two of the industries, some three: the per-tag sums overcount them, and the
+    // pairs' sums overcorrect the three, unless corrected.
+    expect(shared[0]?.two).toBeGreaterThan(0);
+    expect(shared[0]?.three).toBeGreaterThan(0);
     for (const tags of filters) {
       const [dimension, slugs] = Object.entries(tags)[0] as ['stage' | 'industry', string[]];
       const tagged: Scope = { kind: 'tagged', dimension, slugs };
@@ -269,6 +287,24 @@ describe('hiring rollups', () => {
     }
   });
 
+  it('lose the pairs of a deleted tag with it', async () => {
+    const pairsOf = (slug: string) =>
+      table(
+        `SELECT count(*)::int AS n FROM hiring_daily_tag_pair p JOIN tags t ON t.id IN (p.tag_id, p.other_tag_id)
+         WHERE t.dimension = 'industry' AND t.slug = '${slug}'`,
+      );
+    expect((await pairsOf('healthcare'))[0]?.n).toBeGreaterThan(0);
+    const id = (await table(`SELECT id FROM tags WHERE dimension = 'industry' AND slug = 'healthcare'`))[0]
+      ?.id;
+    await t.deps.db.query('DELETE FROM tags WHERE id = $1', [id]);
+    expect(
+      await table(
+        `SELECT count(*)::int AS n FROM hiring_daily_tag_pair WHERE ${id} IN (tag_id, other_tag_id)`,
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect((await rebuildSignals(t.deps.db)).changed).toBe(false);
+  });
+
   it('a rebuild notices rollups that drifted from the events, and repairs them', async () => {
     await t.deps.db.query(
       'UPDATE hiring_daily SET opened = opened + 1 WHERE ctid = (SELECT ctid FROM hiring_daily LIMIT 1)',
@@ -282,5 +318,6 @@ describe('hiring rollups', () => {
     expect(await table('SELECT count(*)::int AS n FROM hiring_daily')).toEqual([{ n: 0 }]);
     expect(await table('SELECT count(*)::int AS n FROM hiring_daily_all')).toEqual([{ n: 0 }]);
     expect(await table('SELECT count(*)::int AS n FROM hiring_daily_tag')).toEqual([{ n: 0 }]);
+    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_tag_pair')).toEqual([{ n: 0 }]);
   });
 });
