@@ -1,13 +1,13 @@
 # Reference image for the fleet layout in docs/deployment.md (not buildable on the development machines, which
 # have no Docker engine). One image runs every role: FRONTLINE_ROLE=api | worker | all.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 # glibc malloc settings the service is measured with (src/runtime/malloc-env.ts).
 ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
