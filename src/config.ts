@@ -61,7 +61,7 @@ export interface Config {
   cacheCoherenceMs: number;
   /** Per-process admission control for searches (src/search/admission.ts). */
   searchLimits: { maxInFlight: number; maxQueued: number; maxWaitMs: number };
-  /** From this many job vectors, scans run their kernel on a worker thread (src/catalog/replica/scan-thread.ts); 0 never. */
+  /** From this many job vectors, scans run their kernel on a worker thread (src/search/vectors/scan-thread.ts); 0 never. */
   searchScanThreadRows: number;
   embeddings: {
     provider: EmbeddingsProvider;

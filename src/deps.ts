@@ -5,17 +5,17 @@ import { ReplicaReadModel } from './catalog/replica/read-model.js';
 import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
-import { SqlReadModel } from './catalog/sql-read-model.js';
+import { SqlReadModel } from './catalog/sql/sql-read-model.js';
 import { CatalogVersionFeed } from './catalog/version-feed.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import type { Db } from './db/port.js';
 import type { PostgresDb } from './db/postgres.js';
-import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.js';
-import { ResponseCache } from './http/response-cache.js';
+import { ResponseCache } from './http/caching/response-cache.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './http/limits/store.js';
+import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/limits/tiers.js';
 import { jobFilters } from './http/routes/jobs/list-jobs.js';
-import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/tiers.js';
 import { componentLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { hostLabel } from './net/host-label.js';
@@ -288,6 +288,6 @@ function vectorBuildLog(log: { info(obj: object, msg: string): void }): VectorBu
 
 /** ioredis is imported only when REDIS_URL is set: one process on the embedded database never loads it. */
 async function redisStore(url: string): Promise<RateLimitStore> {
-  const { RedisRateLimitStore } = await import('./http/rate-limit/redis-store.js');
+  const { RedisRateLimitStore } = await import('./http/limits/redis-store.js');
   return new RedisRateLimitStore({ url });
 }

@@ -4,7 +4,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { companyFacetNames, jobFacetNames } from '../../src/catalog/facets.js';
+import { companyFacetNames, jobFacetNames } from '../../src/catalog/sql/facets.js';
 import { ROLE_CATEGORIES } from '../../src/catalog/types.js';
 import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';

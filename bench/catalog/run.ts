@@ -34,13 +34,13 @@ function git(args: string[]): string {
 }
 
 function responseCacheState(): string {
-  const file = join(ROOT, 'src/http/response-cache.ts');
+  const file = join(ROOT, 'src/http/caching/response-cache.ts');
   if (!existsSync(file))
-    return 'absent (no src/http/response-cache.ts): measured **before** the response cache';
+    return 'absent (no src/http/caching/response-cache.ts): measured **before** the response cache';
   const app = readFileSync(join(ROOT, 'src/app.ts'), 'utf8');
   return app.includes('response-cache')
     ? 'present and registered in src/app.ts: measured **with** the response cache'
-    : 'src/http/response-cache.ts exists but src/app.ts does not register it: measured **before** the response cache';
+    : 'src/http/caching/response-cache.ts exists but src/app.ts does not register it: measured **before** the response cache';
 }
 
 function build(notes: string[]): void {

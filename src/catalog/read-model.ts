@@ -1,4 +1,4 @@
-import type { FacetCounts } from './facets.js';
+import type { FacetCounts } from './sql/facets.js';
 import type {
   CatalogStats,
   CompanyDetail,

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db/port.js';
 import { loadSampleHistory, type SampleHistoryCompany } from '../signals/sample-history.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
-import { startOfUtcDay } from './stats.js';
+import { startOfUtcDay } from './sql/stats.js';
 import { setCompanyTags, type TagInput } from './tags.js';
 import type { CompanyCategory, RoleCategory, TagDimension } from './types.js';
 

@@ -1,6 +1,6 @@
 /** Types of the catalog's read side: filters (declared in fields/), list items and details; the vocabulary re-exported. */
-import type { PostingLocation } from '../sources/locations.js';
-import type { SalaryRange } from '../sources/salary.js';
+import type { PostingLocation } from '../sources/normalize/locations.js';
+import type { SalaryRange } from '../sources/normalize/salary.js';
 
 import {
   CLIENT_FACING_CATEGORIES,

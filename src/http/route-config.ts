@@ -1,6 +1,6 @@
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Tier, TierPolicy } from './tiers.js';
+import type { Tier, TierPolicy } from './limits/tiers.js';
 
 /** Who may call a route; declared on every route so auth is a property, not code in handlers. */
 export type RouteAccess = 'public' | 'token' | 'metrics';

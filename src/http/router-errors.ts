@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { addCorsHeaders } from './cors.js';
 import { sendError } from './error-handler.js';
-import type { GuardHook } from './guard.js';
+import type { GuardHook } from './limits/guard.js';
 import type { RouteConfig } from './route-config.js';
 
 /** Filled in once the guard exists; the router's error handler is a server option, given before any hook. */

@@ -1,12 +1,12 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
+import { type EarlyHits, serverWithEarlyHits } from './caching/early-hits.js';
 import { clientErrorHandler } from './client-error.js';
 import { type DeferredCompiles, deferredValidatorFactory } from './deferred-compiles.js';
-import { type EarlyHits, serverWithEarlyHits } from './early-hits.js';
+import { sharedSerializerFactory } from './documents/serializers.js';
 import { requestId } from './request-id.js';
 import { requestLoggers } from './request-logger.js';
 import { type GuardSlot, routerErrorHandler } from './router-errors.js';
-import { sharedSerializerFactory } from './serializers.js';
 
 export interface ServerOptionsInput {
   config: Config;

@@ -1,6 +1,6 @@
 import { parse as parseDomain } from 'tldts';
 import { type HttpClient, OutboundError } from '../net/types.js';
-import { loadHtml } from '../sources/html.js';
+import { loadHtml } from '../sources/normalize/html.js';
 import type { ResearchMode } from './dossier.js';
 import { peopleOf } from './people.js';
 import { type EvidencePage, ResearchError, type ResearchSubject } from './types.js';

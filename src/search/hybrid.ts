@@ -1,11 +1,9 @@
 import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-index.js';
-import type { Hit, TopK } from '../catalog/replica/vector-index.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
-import { type Highlighter, highlighter } from './highlight.js';
 import {
   companyMasks,
   type JobQueryPlan,
@@ -16,10 +14,12 @@ import {
   understoodLists,
 } from './job-lists.js';
 import { KeywordSearch } from './keyword.js';
-import { KeywordIndex } from './keyword-index.js';
-import { QueryTermParser, type QueryTerms } from './query-terms.js';
-import { QueryUnderstanding } from './query-understanding.js';
+import { KeywordIndex } from './keyword-index/keyword-index.js';
+import { type Highlighter, highlighter } from './query/highlight.js';
+import { QueryTermParser, type QueryTerms } from './query/query-terms.js';
+import { QueryUnderstanding } from './query/query-understanding.js';
 import type { SearchService } from './types.js';
+import type { Hit, TopK } from './vectors/vector-index.js';
 
 /**
  * Hybrid search: keyword candidates (full text, weighted fields, prefix on the last word; an any-word variant;

@@ -1,14 +1,14 @@
 import type { JobAttrs } from '../catalog/replica/catalog-index.js';
 import { NO_MASKS, type RowMasks } from '../catalog/replica/job-columns.js';
-import { type CompanyIntent, companyIntent } from './company-intent.js';
 import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
-import type { KeywordIndex } from './keyword-index.js';
-import { allWordsQuery, distinctLexemes } from './lexemes.js';
-import type { QueryTerms, QueryUnit } from './query-terms.js';
-import type { Correction } from './spelling.js';
-import { titleFit } from './title-fit.js';
-import type { NameMatch } from './trigram.js';
+import type { KeywordIndex } from './keyword-index/keyword-index.js';
+import { allWordsQuery, distinctLexemes } from './keyword-index/lexemes.js';
+import { type CompanyIntent, companyIntent } from './query/company-intent.js';
+import type { QueryTerms, QueryUnit } from './query/query-terms.js';
+import type { Correction } from './query/spelling.js';
+import { titleFit } from './query/title-fit.js';
+import type { NameMatch } from './query/trigram.js';
 
 /**
  * What a job search understands of its query before ranking, and the keyword lists it ranks from (hybrid.ts

@@ -1,5 +1,5 @@
-import { COMPANY_ORDER } from '../catalog/companies.js';
 import { companyFilterSql, jobFilterSql } from '../catalog/filters.js';
+import { COMPANY_ORDER } from '../catalog/sql/companies.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Queryable } from '../db/port.js';
 import type { SearchService } from './types.js';

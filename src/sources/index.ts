@@ -1,16 +1,17 @@
 /** The registry of source adapters: the pipeline looks adapters up by provider name only. */
-import { ashby } from './ashby.js';
-import { bamboohr } from './bamboohr.js';
-import { breezy } from './breezy.js';
-import { greenhouse } from './greenhouse.js';
-import { lever } from './lever.js';
-import { personio } from './personio.js';
-import { pinpoint } from './pinpoint.js';
-import { recruitee } from './recruitee.js';
-import { smartrecruiters } from './smartrecruiters.js';
+
 import type { Provider, SourceAdapter } from './types.js';
-import { workable } from './workable.js';
-import { workday } from './workday.js';
+import { ashby } from './vendors/ashby.js';
+import { bamboohr } from './vendors/bamboohr.js';
+import { breezy } from './vendors/breezy.js';
+import { greenhouse } from './vendors/greenhouse.js';
+import { lever } from './vendors/lever.js';
+import { personio } from './vendors/personio.js';
+import { pinpoint } from './vendors/pinpoint.js';
+import { recruitee } from './vendors/recruitee.js';
+import { smartrecruiters } from './vendors/smartrecruiters.js';
+import { workable } from './vendors/workable.js';
+import { workday } from './vendors/workday.js';
 
 export const ADAPTERS: Readonly<Record<Provider, SourceAdapter>> = {
   greenhouse,

@@ -5,7 +5,7 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 const SAFE_URL = /^(https?:|mailto:)/i;
 
 /**
- * Job descriptions are stored as light markdown (src/sources/description.ts) from text the postings' authors wrote:
+ * Job descriptions are stored as light markdown (src/sources/normalize/description.ts) from text the postings' authors wrote:
  * rendered with marked, with every raw HTML token escaped to text, links kept only to http(s) and mailto (a
  * javascript: URL is just its text), and images shown as links (the site loads nothing from third parties).
  */

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The catalog's dependency rules, read from the source: the catalog depends on neither search nor HTTP (search
- * implements the catalog's search port, src/catalog/search-port.ts); the catalog outside replica/ stands without
+ * implements the catalog's search port, src/catalog/search-port.ts), save the replica keeping its vectors in search's
+ * vector store (src/search/vectors/), which imports nothing of the catalog; the catalog outside replica/ stands without
  * the replica (SQL is the reference read model); and the replica read model is chosen in the composition root
  * alone.
  */
@@ -37,8 +38,10 @@ function localImports(file: string): string[] {
 
 const graph = sources(SRC).map((file) => ({ rel: relative(SRC, file), imports: localImports(file) }));
 
-const offenders = (from: (rel: string) => boolean, to: (target: string) => boolean) =>
-  graph.flatMap(({ rel, imports }) => (from(rel) ? imports.filter(to).map((t) => `${rel} -> ${t}`) : []));
+const offenders = (from: (rel: string) => boolean, to: (target: string, rel: string) => boolean) =>
+  graph.flatMap(({ rel, imports }) =>
+    from(rel) ? imports.filter((t) => to(t, rel)).map((t) => `${rel} -> ${t}`) : [],
+  );
 
 describe('catalog boundaries', () => {
   it('reads every kind of import the rules below rely on', () => {
@@ -62,10 +65,21 @@ describe('catalog boundaries', () => {
     expect(graph.find((m) => m.rel === 'deps.ts')?.imports).toContain('catalog/service.ts');
   });
 
-  it('src/catalog never imports src/search or src/http', () => {
+  it('src/catalog never imports src/search or src/http, save the replica the vector store', () => {
     const found = offenders(
       (rel) => rel.startsWith('catalog/'),
-      (t) => t.startsWith('search/') || t.startsWith('http/'),
+      (t, rel) =>
+        (t.startsWith('search/') &&
+          !(rel.startsWith('catalog/replica/') && t.startsWith('search/vectors/'))) ||
+        t.startsWith('http/'),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('the vector store imports nothing of the catalog', () => {
+    const found = offenders(
+      (rel) => rel.startsWith('search/vectors/'),
+      (t) => t.startsWith('catalog/'),
     );
     expect(found).toEqual([]);
   });

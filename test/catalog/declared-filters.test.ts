@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listJobs } from '../../src/catalog/jobs.js';
+import { listJobs } from '../../src/catalog/sql/jobs.js';
 import type { JobFilters } from '../../src/catalog/types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany, addJobs } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobFilters } from '../../src/catalog/filters.js';
-import { listJobs } from '../../src/catalog/jobs.js';
+import { listJobs } from '../../src/catalog/sql/jobs.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany, addListingRows, type ListingRow } from './fixtures.js';
 

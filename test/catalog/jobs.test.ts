@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobRowReader } from '../../src/catalog/jobs.js';
+import { JobRowReader } from '../../src/catalog/sql/jobs.js';
 import type { Queryable } from '../../src/db/port.js';
 import { KeywordSearch, tsQueryParts } from '../../src/search/keyword.js';
 import { startTestApp, type TestApp } from '../support/app.js';

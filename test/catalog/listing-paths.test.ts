@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobFilters } from '../../src/catalog/filters.js';
-import { listJobs } from '../../src/catalog/jobs.js';
+import { listJobs } from '../../src/catalog/sql/jobs.js';
 import type { Queryable } from '../../src/db/port.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { serverUrl } from '../support/db.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PositionsMemo } from '../../src/catalog/replica/positions-memo.js';
+import { PositionsMemo } from '../../src/catalog/replica/listings/positions-memo.js';
 
 const list = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
 

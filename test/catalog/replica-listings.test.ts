@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companiesByIds, getCompany, listCompanies } from '../../src/catalog/companies.js';
-import { companyFacetNames, companyFacets, jobFacetNames, jobFacets } from '../../src/catalog/facets.js';
-import { getJob, jobsByIds, listJobs } from '../../src/catalog/jobs.js';
-import { CompanyListing, codePointCompare } from '../../src/catalog/replica/company-listing.js';
-import { JobListing } from '../../src/catalog/replica/job-listing.js';
+import { CompanyListing, codePointCompare } from '../../src/catalog/replica/listings/company-listing.js';
+import { JobListing } from '../../src/catalog/replica/listings/job-listing.js';
 import { ReplicaGate } from '../../src/catalog/replica/replica-gate.js';
+import { companiesByIds, getCompany, listCompanies } from '../../src/catalog/sql/companies.js';
+import { companyFacetNames, companyFacets, jobFacetNames, jobFacets } from '../../src/catalog/sql/facets.js';
+import { getJob, jobsByIds, listJobs } from '../../src/catalog/sql/jobs.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany } from './fixtures.js';
 
 /**
- * GET /jobs and GET /companies are served from the in-process replica (src/catalog/replica/job-listing.ts,
- * company-listing.ts) once it is loaded. These tests hold them to the SQL listings (src/catalog/jobs.ts,
+ * GET /jobs and GET /companies are served from the in-process replica (src/catalog/replica/listings/job-listing.ts,
+ * company-listing.ts) once it is loaded. These tests hold them to the SQL listings (src/catalog/sql/jobs.ts,
  * companies.ts: the definition) row for row, on data built to find differences: posted_at ties and microsecond
  * gaps inside one millisecond, text that needs escaping, case, accents and characters past U+FFFF in names and
  * locations, job-count ties, tag values ordered case-insensitively, inactive rows, renames, and every filter

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobFacetNames } from '../../src/catalog/facets.js';
 import { jobFilterParams, parseJobFilters, replicaServes } from '../../src/catalog/filters.js';
 import type { CatalogReadModel } from '../../src/catalog/read-model.js';
-import { JobListing } from '../../src/catalog/replica/job-listing.js';
+import { JobListing } from '../../src/catalog/replica/listings/job-listing.js';
 import { ReplicaReadModel } from '../../src/catalog/replica/read-model.js';
 import { ReplicaGate } from '../../src/catalog/replica/replica-gate.js';
 import { CatalogService } from '../../src/catalog/service.js';
-import { SqlReadModel } from '../../src/catalog/sql-read-model.js';
+import { jobFacetNames } from '../../src/catalog/sql/facets.js';
+import { SqlReadModel } from '../../src/catalog/sql/sql-read-model.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany } from './fixtures.js';
 

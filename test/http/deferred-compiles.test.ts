@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeferredCompiles, deferredValidatorFactory } from '../../src/http/deferred-compiles.js';
-import { sharedSerializerFactory } from '../../src/http/serializers.js';
+import { sharedSerializerFactory } from '../../src/http/documents/serializers.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** A bare Fastify app with the deferred compilers and one route whose query and response have schemas. */

@@ -6,7 +6,7 @@ import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../support/app.js';
 
 /**
- * Cache hits answered before routing (src/http/early-hits.ts). These go through a listening server: app.inject
+ * Cache hits answered before routing (src/http/caching/early-hits.ts). These go through a listening server: app.inject
  * calls Fastify's handler directly, so it always takes the full pipeline, which makes it the reference here.
  */
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.js';
-import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.js';
+import { RedisRateLimitStore } from '../../src/http/limits/redis-store.js';
+import { MemoryRateLimitStore } from '../../src/http/limits/store.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**

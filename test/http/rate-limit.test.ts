@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit/store.js';
+import { RedisRateLimitStore } from '../../src/http/limits/redis-store.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/limits/store.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;

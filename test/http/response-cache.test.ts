@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../src/http/response-cache.js';
+import { ResponseCache } from '../../src/http/caching/response-cache.js';
 import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

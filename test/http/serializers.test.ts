@@ -1,9 +1,9 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { type TSchema, Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { serializableSchema, serializerFor } from '../../src/http/documents/serializers.js';
 import { CandidateSchema } from '../../src/http/routes/discovery/schemas.js';
 import { CompanyDetailSchema, JobDetailSchema } from '../../src/http/schemas/catalog.js';
-import { serializableSchema, serializerFor } from '../../src/http/serializers.js';
 
 type Schema = Record<string, unknown>;
 const compile = SerializerSelector()({}, {});

@@ -4,7 +4,7 @@
  */
 export const GROUPS = {
   guard: {
-    mutate: ['src/http/guard.ts', 'src/http/tiers.ts'],
+    mutate: ['src/http/limits/guard.ts', 'src/http/limits/tiers.ts'],
     tests: [
       'test/http/policies.test.ts',
       'test/http/token-routes.test.ts',
@@ -14,11 +14,11 @@ export const GROUPS = {
     ],
   },
   pagination: {
-    mutate: ['src/http/pagination.ts'],
+    mutate: ['src/http/limits/pagination.ts'],
     tests: ['test/http/policies.test.ts', 'test/catalog/jobs.test.ts', 'test/http/guard-rules.test.ts'],
   },
   ratelimit: {
-    mutate: ['src/http/rate-limit/store.ts', 'src/http/rate-limit/redis-store.ts'],
+    mutate: ['src/http/limits/store.ts', 'src/http/limits/redis-store.ts'],
     tests: [
       'test/http/rate-limit.test.ts',
       'test/http/policies.test.ts',

@@ -4,10 +4,10 @@ import type { CompanyAttrs, JobAttrs } from '../../src/catalog/replica/catalog-i
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/port.js';
 import { tsQueryParts } from '../../src/search/keyword.js';
-import { KeywordIndex } from '../../src/search/keyword-index.js';
-import { allWordsQuery, distinctLexemes, lexemes } from '../../src/search/lexemes.js';
-import { STOP_WORDS, stem } from '../../src/search/stemmer.js';
-import { type RankTerm, rankOr, tsRank } from '../../src/search/ts-rank.js';
+import { KeywordIndex } from '../../src/search/keyword-index/keyword-index.js';
+import { allWordsQuery, distinctLexemes, lexemes } from '../../src/search/keyword-index/lexemes.js';
+import { STOP_WORDS, stem } from '../../src/search/keyword-index/stemmer.js';
+import { type RankTerm, rankOr, tsRank } from '../../src/search/keyword-index/ts-rank.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 
 /** The relevance benchmark's catalog and queries: real-looking titles, names and queries. */

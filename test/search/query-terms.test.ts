@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readLexicon } from '../../src/search/embedders/static.js';
-import { QueryTermParser } from '../../src/search/query-terms.js';
-import { titleFit } from '../../src/search/title-fit.js';
+import { QueryTermParser } from '../../src/search/query/query-terms.js';
+import { titleFit } from '../../src/search/query/title-fit.js';
 
 /** Query units (query-terms.ts) and how well a title answers them (title-fit.ts): pure functions. */
 

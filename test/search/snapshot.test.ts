@@ -1,7 +1,11 @@
 import { existsSync, mkdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSnapshot, readWholeSnapshot, writeSnapshot } from '../../src/catalog/replica/index-snapshot.js';
+import {
+  readSnapshot,
+  readWholeSnapshot,
+  writeSnapshot,
+} from '../../src/catalog/replica/sync/index-snapshot.js';
 import { parseConfig } from '../../src/config.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { createDeps, type Deps } from '../../src/deps.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lexemeOf } from '../../src/search/lexemes.js';
-import { editDistance, Spelling } from '../../src/search/spelling.js';
+import { lexemeOf } from '../../src/search/keyword-index/lexemes.js';
+import { editDistance, Spelling } from '../../src/search/query/spelling.js';
 
 /** The vocabulary's corrections, with document frequencies given per lexeme. */
 function vocabulary(titles: Record<string, number>, companyWords: string[] = []) {

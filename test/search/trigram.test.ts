@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/port.js';
-import { NameMatcher, trigrams, wordSimilarity } from '../../src/search/trigram.js';
+import { NameMatcher, trigrams, wordSimilarity } from '../../src/search/query/trigram.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
 
 /** Names and queries of the relevance benchmark, plus misspellings and edge cases. */

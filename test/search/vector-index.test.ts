@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dotKernel, jsKernel, newMemory, ROW_TAIL } from '../../src/catalog/replica/dot-kernel.js';
-import { ScanThread } from '../../src/catalog/replica/scan-thread.js';
-import { type Hit, quantise, type TopK, VectorIndex } from '../../src/catalog/replica/vector-index.js';
+import { dotKernel, jsKernel, newMemory, ROW_TAIL } from '../../src/search/vectors/dot-kernel.js';
+import { ScanThread } from '../../src/search/vectors/scan-thread.js';
+import { type Hit, quantise, type TopK, VectorIndex } from '../../src/search/vectors/vector-index.js';
 
 /** A seeded PRNG (mulberry32): the same vectors every run. */
 function prng(seed: number): () => number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descriptionFromHtml, leverList } from '../../src/sources/description.js';
+import { descriptionFromHtml, leverList } from '../../src/sources/normalize/description.js';
 
 describe('description HTML becomes clean markdown text', () => {
   it.each([

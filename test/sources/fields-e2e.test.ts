@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostingLocation } from '../../src/sources/locations.js';
-import type { SalaryRange } from '../../src/sources/salary.js';
+import type { PostingLocation } from '../../src/sources/normalize/locations.js';
+import type { SalaryRange } from '../../src/sources/normalize/salary.js';
 import { companySite, type Fixture, hostMapEnv, startFixture } from '../pipeline/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

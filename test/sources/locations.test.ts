@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLocations } from '../../src/sources/locations.js';
+import { parseLocations } from '../../src/sources/normalize/locations.js';
 
 const place = (name: string, city: string | null, region: string | null, country: string | null) => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descriptionSalary, structuredSalary } from '../../src/sources/salary.js';
+import { descriptionSalary, structuredSalary } from '../../src/sources/normalize/salary.js';
 
 const range = (min: number, max: number, currency: string, period: string) => ({
   min,

@@ -5,7 +5,7 @@ import { detectBoards } from '../../src/pipeline/boards/detect.js';
 import { ADAPTERS } from '../../src/sources/index.js';
 import type { Provider } from '../../src/sources/types.js';
 import { SourceError } from '../../src/sources/types.js';
-import { parsePostedOn } from '../../src/sources/workday.js';
+import { parsePostedOn } from '../../src/sources/vendors/workday.js';
 import { type FakeAts, generatePostings, startFakeAts } from '../support/fake-ats.js';
 import { offlineClient } from '../support/fake-vendors.js';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { type AppOptions, buildApp } from '../../src/app.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import type { RateLimitStore } from '../../src/http/rate-limit/store.js';
+import type { RateLimitStore } from '../../src/http/limits/store.js';
 import { freshDatabase } from './db.js';
 
 /** A controllable clock: tests move time instead of sleeping. */

@@ -56,7 +56,7 @@ export interface FacetNames {
  * `join`, which may give a row several values), each group counted, and the group keys shown through `label`.
  * The counts are disjunctive: they are taken with every filter given except this facet's own restriction
  * (`without`), so each count is what the listing would total with this value chosen instead (see facets.ts).
- * The in-memory replica counts the same groups from its own attributes (`key`, `keys`; see replica/facet-counts.ts).
+ * The in-memory replica counts the same groups from its own attributes (`key`, `keys`; see replica/listings/facet-counts.ts).
  */
 export interface FacetDecl<V> {
   /** The name in `facets=` and in `meta.facets`. */

@@ -8,8 +8,8 @@ import {
   ZERO_UUID,
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
-import * as feed from './feed-reads.js';
-import { JobVersions, type VersionChunk } from './job-versions.js';
+import * as feed from './sync/feed-reads.js';
+import { JobVersions, type VersionChunk } from './sync/job-versions.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)

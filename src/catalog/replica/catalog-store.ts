@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
+import { ScanThread } from '../../search/vectors/scan-thread.js';
+import { type Hit, type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
 import {
   attrsOf,
   type Intern,
@@ -29,10 +31,8 @@ import {
   type TagRef,
   ZERO_UUID,
 } from './catalog-rows.js';
-import { readSnapshot, writeSnapshot } from './index-snapshot.js';
 import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
-import { ScanThread } from './scan-thread.js';
-import { type Hit, type StoredVector, VectorIndex } from './vector-index.js';
+import { readSnapshot, writeSnapshot } from './sync/index-snapshot.js';
 
 /**
  * The rows of the in-process catalog index and how they are kept: jobs and companies with their vectors and

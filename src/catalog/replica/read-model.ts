@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/port.js';
-import type { FacetCounts } from '../facets.js';
-import { getJob, JobRowReader } from '../jobs.js';
 import type { CatalogReadModel, Listing, Slice } from '../read-model.js';
-import { SqlReadModel } from '../sql-read-model.js';
+import type { FacetCounts } from '../sql/facets.js';
+import { getJob, JobRowReader } from '../sql/jobs.js';
+import { SqlReadModel } from '../sql/sql-read-model.js';
 import type {
   CatalogStats,
   CompanyDetail,
@@ -13,8 +13,8 @@ import type {
   JobListItem,
   TagListing,
 } from '../types.js';
-import { CompanyListing } from './company-listing.js';
-import { JobListing } from './job-listing.js';
+import { CompanyListing } from './listings/company-listing.js';
+import { JobListing } from './listings/job-listing.js';
 import type { ReplicaGate } from './replica-gate.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { rejectUnknownQueryParameters } from '../strict-query.js';
+import { rejectUnknownQueryParameters } from '../limits/strict-query.js';
 import type { App } from '../types.js';
 import { catalogRoutes } from './catalog.js';
 import { discoveryRoutes } from './discovery/index.js';

@@ -7,7 +7,7 @@ import {
   slugParam,
 } from '../../catalog/fields/params.js';
 import { TAG_DIMENSIONS } from '../../catalog/types.js';
-import { PAY_PERIODS } from '../../sources/salary.js';
+import { PAY_PERIODS } from '../../sources/normalize/salary.js';
 
 /**
  * Response and parameter schemas of the catalog routes (spec section 2). Response schemas double as the
@@ -238,7 +238,7 @@ export const StatsSchema = Type.Object({
   }),
 });
 
-/** `facets`: which facet counts meta.facets carries (see catalog/facets.ts). */
+/** `facets`: which facet counts meta.facets carries (see catalog/sql/facets.ts). */
 export const FacetsParam = (names: readonly string[], example: string) =>
   Type.Optional(
     Type.String({

@@ -6,7 +6,7 @@
 import { getDomain } from 'tldts';
 import type { HttpClient, OutboundResponse } from '../../net/types.js';
 import { OutboundError } from '../../net/types.js';
-import { loadHtml } from '../../sources/html.js';
+import { loadHtml } from '../../sources/normalize/html.js';
 
 const KEYWORDS =
   /\b(careers?|jobs?|join(?:[- ]us)?|work(?:ing)?[- ](?:with|for|at)[- ]us|hiring|open[- ](?:positions|roles)|opportunities|vacancies|we'?re[- ]hiring)\b/i;

@@ -3,7 +3,7 @@
  * <script src> and <link href>, then inline scripts and JSON for known API hosts and embed markers. Pure: it only
  * reads HTML; validation against the vendor API happens in discover.ts.
  */
-import { loadHtml } from '../../sources/html.js';
+import { loadHtml } from '../../sources/normalize/html.js';
 import type { Provider } from '../../sources/types.js';
 import type { BoardEvidence } from './types.js';
 

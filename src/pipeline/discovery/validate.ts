@@ -1,5 +1,5 @@
 import { type HttpClient, OutboundError, type OutboundResponse } from '../../net/types.js';
-import { loadHtml } from '../../sources/html.js';
+import { loadHtml } from '../../sources/normalize/html.js';
 import type { DiscoveryResult } from '../boards/types.js';
 import { DomainError, normalizeDomain } from '../domain.js';
 import { messageOf } from '../engine/view.js';

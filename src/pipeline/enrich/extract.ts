@@ -2,8 +2,8 @@
  * Facts read directly from a company's HTML: name, one-liner, description, social links, and the visible text
  * the lexicon scores. Pure functions over fetched pages.
  */
-import { loadHtml } from '../../sources/html.js';
-import { htmlToText } from '../../sources/text.js';
+import { loadHtml } from '../../sources/normalize/html.js';
+import { htmlToText } from '../../sources/normalize/text.js';
 import type { FetchedPage, SocialLinks } from './types.js';
 
 const PARSER = { xml: { xmlMode: false, decodeEntities: true } } as const;

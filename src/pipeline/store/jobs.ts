@@ -1,6 +1,6 @@
 import type { RoleCategory } from '../../catalog/types.js';
 import type { Queryable } from '../../db/port.js';
-import { type PostingFields, postingFields } from '../../sources/fields.js';
+import { type PostingFields, postingFields } from '../../sources/normalize/fields.js';
 import type { KnownPosting, NormalizedPosting, Provider } from '../../sources/types.js';
 
 /**

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { companyFacetNames, parseCompanyFacets } from '../../../catalog/facets.js';
 import { companyFilterParams, parseCompanyFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
+import { companyFacetNames, parseCompanyFacets } from '../../../catalog/sql/facets.js';
 import type { CompanyListItem } from '../../../catalog/types.js';
-import { ListBody, sendJson } from '../../list-body.js';
-import { pageMeta, pageRequest } from '../../pagination.js';
+import { ListBody, sendJson } from '../../documents/list-body.js';
+import { pageMeta, pageRequest } from '../../limits/pagination.js';
 import { CompanyListItemSchema, FacetsParam, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';

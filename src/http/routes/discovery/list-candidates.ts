@@ -6,7 +6,7 @@ import {
   type CandidateStatus,
   listCandidates,
 } from '../../../pipeline/discovery/candidates.js';
-import { pageMeta, pageRequest } from '../../pagination.js';
+import { pageMeta, pageRequest } from '../../limits/pagination.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 import { CandidateSchema } from './schemas.js';

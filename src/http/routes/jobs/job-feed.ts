@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { CatalogService } from '../../../catalog/service.js';
 import { jobFeed } from '../../feeds/atom.js';
-import { pageRequest } from '../../pagination.js';
+import { pageRequest } from '../../limits/pagination.js';
 import { optionalText } from '../../schemas/catalog.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { jobFacetNames, parseJobFacets } from '../../../catalog/facets.js';
 import { jobFilterParams, parseJobFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
+import { jobFacetNames, parseJobFacets } from '../../../catalog/sql/facets.js';
 import { badRequest } from '../../../errors.js';
-import { pageMeta, pageRequest } from '../../pagination.js';
+import { pageMeta, pageRequest } from '../../limits/pagination.js';
 import { FacetsParam, JobListItemSchema, optionalText, SearchParam } from '../../schemas/catalog.js';
 import { errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';

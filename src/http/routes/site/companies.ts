@@ -3,7 +3,7 @@ import { companyFilterParams, parseCompanyFilters } from '../../../catalog/filte
 import type { CatalogService } from '../../../catalog/service.js';
 import { renderPage } from '../../../web/render.js';
 import { CompaniesView } from '../../../web/views/companies.js';
-import { pageRequest } from '../../pagination.js';
+import { pageRequest } from '../../limits/pagination.js';
 import { optionalText, SearchParam } from '../../schemas/catalog.js';
 import type { App } from '../../types.js';
 import { formValues, listingPaging, pageContext, pageOptions, type Site, sendHtml } from './page.js';

@@ -3,9 +3,9 @@ import { jobNarrowingParams, parseJobFilters } from '../../../catalog/filters.js
 import type { CatalogService } from '../../../catalog/service.js';
 import { renderPage } from '../../../web/render.js';
 import { JobsView } from '../../../web/views/jobs.js';
-import { pageRequest } from '../../pagination.js';
+import { pageRequest } from '../../limits/pagination.js';
+import { SEARCH_SHORTLIST } from '../../limits/tiers.js';
 import { optionalText, SearchParam } from '../../schemas/catalog.js';
-import { SEARCH_SHORTLIST } from '../../tiers.js';
 import type { App } from '../../types.js';
 import { formValues, listingPaging, pageContext, pageOptions, type Site, sendHtml } from './page.js';
 

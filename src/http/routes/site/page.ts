@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fas
 import type { TSchema } from 'typebox';
 import type { Config } from '../../../config.js';
 import { type PageContext, queryString } from '../../../web/context.js';
-import type { PageRequest } from '../../pagination.js';
-import type { TierPolicy } from '../../tiers.js';
+import type { PageRequest } from '../../limits/pagination.js';
+import type { TierPolicy } from '../../limits/tiers.js';
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
