@@ -14,6 +14,7 @@ import type { CounterCell } from './metric-cells.js';
 import { requestId } from './request-id.js';
 import type { Series, SeriesOf } from './request-metrics.js';
 import { addHitHeaders, cacheKey, type ResponseCache } from './response-cache.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 /**
  * Answers response-cache hits before Fastify routes the request. A hit served from the onRequest hook still paid
@@ -103,6 +104,7 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
       'x-api-tier': 'anonymous',
       ...limits,
       ...CORS_HEADERS,
+      ...SECURITY_HEADERS,
     };
     addHitHeaders(out, hit);
     const timed = res as ServerResponse & Timed;
