@@ -22,6 +22,7 @@ import { INTERNAL_CALL_HEADER, internalCallSecret, mcpRoute } from './http/route
 import { pageErrorRenderer } from './http/routes/site/errors.js';
 import type { Site } from './http/routes/site/page.js';
 import { ErrorEnvelope, PaginationMeta } from './http/schemas/common.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { serverOptions } from './http/server-options.js';
 import type { App } from './http/types.js';
 
@@ -47,6 +48,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
   app.decorate('compileSchemas', () => compiles.compileAll());
   decorateRouteConfig(app);
   registerRequestIdHeader(app);
+  registerSecurityHeaders(app);
   registerErrorHandling(app);
   const site: Site = { config: deps.config, apiPrefix: API_PREFIX, now: deps.now };
   registerPageErrors(app, pageErrorRenderer(site));

@@ -264,6 +264,10 @@ function createWorkflows(
     embed,
     onOutbound,
     onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
+    onRefusedUrls: (vendor, refused) => {
+      metrics.refusedUrls.inc({ vendor, action: 'replaced' }, refused.replaced);
+      metrics.refusedUrls.inc({ vendor, action: 'dropped' }, refused.dropped);
+    },
     extraDefinitions: [researchParts.definition, watchParts.definition],
     observer: metrics.workflowObserver(),
   });

@@ -60,6 +60,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly refusedUrls = new Counter({
+    name: 'frontline_posting_urls_refused_total',
+    help: 'Posting URLs that were not absolute http(s), by vendor and action (replaced by the board page, dropped)',
+    labelNames: ['vendor', 'action'] as const,
+    registers: [this.registry],
+  });
+
   readonly searchDuration = new Histogram({
     name: 'frontline_search_duration_seconds',
     help: 'Search latency by kind (jobs, companies) and retriever (keyword, semantic, hybrid)',

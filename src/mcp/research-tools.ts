@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { postingUrl, webUrlOr } from '../net/web-url.js';
 import type { FrontlineApi } from './api.js';
 import type { JsonSchema } from './input-schemas.js';
 import type { jobSummary } from './tools.js';
@@ -94,12 +95,12 @@ export async function runSearch(api: FrontlineApi, query: string): Promise<Recor
     ...(companies as CompanyDetail[]).map((c) => ({
       id: `company:${c.slug}`,
       title: `${c.name}: ${c.oneLiner}`,
-      url: c.website ?? `https://${c.domain}`,
+      url: webUrlOr(c.website, `https://${c.domain}/`),
     })),
     ...(jobs as Parameters<typeof jobSummary>[0][]).map((j) => ({
       id: `job:${j.id}`,
       title: `${j.title} at ${j.company.name} (${j.location})`,
-      url: j.url,
+      url: webUrlOr(j.url, ''),
     })),
   ];
   return { results };
@@ -119,7 +120,7 @@ export async function runFetch(api: FrontlineApi, id: string): Promise<Record<st
       id,
       title: `${j.title} at ${j.company.name}`,
       text: `${facts.join('\n')}\n\n${j.description}`,
-      url: j.url,
+      url: postingUrl(j.url, j.company.domain),
       metadata: { company: j.company.slug, roleCategory: j.roleCategory, remote: j.remote, active: j.active },
     };
   }
@@ -135,7 +136,7 @@ export async function runFetch(api: FrontlineApi, id: string): Promise<Record<st
       id,
       title: c.name,
       text,
-      url: c.website ?? `https://${c.domain}`,
+      url: webUrlOr(c.website, `https://${c.domain}/`),
       metadata: { slug: c.slug, category: c.category, activeJobCount: c.activeJobCount },
     };
   }

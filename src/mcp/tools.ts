@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES } from '../catalog/types.js';
+import { webUrlOr } from '../net/web-url.js';
 import type { JsonSchema } from './input-schemas.js';
 
 /**
@@ -92,7 +93,8 @@ export const jobSummary = (j: JobItem) => ({
   location: j.location,
   remote: j.remote,
   roleCategory: j.roleCategory,
-  url: j.url,
+  // The API refuses any URL but http(s) already; a deployment that does not is refused again here ('' = no link).
+  url: webUrlOr(j.url, ''),
   postedAt: j.postedAt,
 });
 

@@ -1,4 +1,5 @@
 import type { JobDetail, PostingLocation } from '../catalog/types.js';
+import { isWebUrl } from '../net/web-url.js';
 import { renderMarkdown } from './markdown.js';
 
 const UNIT: Record<string, string> = { year: 'YEAR', month: 'MONTH', week: 'WEEK', day: 'DAY', hour: 'HOUR' };
@@ -30,14 +31,14 @@ export function jobPostingLd(job: JobDetail, pageUrl: string, logoUrl: string | 
     title: job.title,
     description: renderMarkdown(job.description),
     datePosted: job.postedAt,
-    url: pageUrl,
+    ...(isWebUrl(pageUrl) && { url: pageUrl }),
     identifier: { '@type': 'PropertyValue', name: 'Frontline', value: job.id },
     directApply: false,
     hiringOrganization: {
       '@type': 'Organization',
       name: job.company.name,
-      ...(job.company.website && { sameAs: job.company.website }),
-      ...(logoUrl && { logo: logoUrl }),
+      ...(isWebUrl(job.company.website) && { sameAs: job.company.website }),
+      ...(isWebUrl(logoUrl) && { logo: logoUrl }),
     },
     ...(onSite.length > 0 && { jobLocation: onSite.map(place) }),
     ...(job.remote && { jobLocationType: 'TELECOMMUTE' }),

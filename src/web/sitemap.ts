@@ -1,3 +1,4 @@
+import { isWebUrl } from '../net/web-url.js';
 /** The sitemaps protocol (sitemaps.org): at most 50,000 URLs in one file. */
 export const SITEMAP_MAX_URLS = 50_000;
 
@@ -14,10 +15,12 @@ export interface SitemapEntry {
 }
 
 export function sitemapXml(origin: string, entries: readonly SitemapEntry[]): string {
-  const urls = entries.map(
-    (e) =>
-      `<url><loc>${escapeXml(`${origin}${e.path}`)}</loc>${e.lastmod ? `<lastmod>${escapeXml(e.lastmod)}</lastmod>` : ''}</url>`,
-  );
+  const urls = entries
+    .filter((e) => isWebUrl(`${origin}${e.path}`))
+    .map(
+      (e) =>
+        `<url><loc>${escapeXml(`${origin}${e.path}`)}</loc>${e.lastmod ? `<lastmod>${escapeXml(e.lastmod)}</lastmod>` : ''}</url>`,
+    );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -14,6 +14,8 @@ export interface FakePosting {
   /** ISO timestamp. */
   postedAt?: string;
   salary?: { min: number; max: number; currency: string };
+  /** The posting's URL as the vendor sends it (a hostile board's, say); the vendor's usual one when absent. */
+  url?: string;
 }
 
 const escapeHtml = (s: string) =>
@@ -31,7 +33,7 @@ export function greenhouseJob(token: string, p: FakePosting) {
     first_published: posted(p),
     requisition_id: `R-${p.id}`,
     location: { name: p.remote ? `Remote - ${p.location ?? 'US'}` : (p.location ?? '') },
-    absolute_url: `https://job-boards.greenhouse.io/${token}/jobs/${p.id}`,
+    absolute_url: p.url ?? `https://job-boards.greenhouse.io/${token}/jobs/${p.id}`,
     language: 'en',
     metadata: null,
     content: escapeHtml(p.descriptionHtml ?? ''),
@@ -56,7 +58,7 @@ export function leverPosting(site: string, p: FakePosting) {
     descriptionPlain: (p.descriptionHtml ?? '').replace(/<[^>]+>/g, ''),
     lists: [{ text: 'What you will do', content: '<li>Ship things</li><li>Talk to customers</li>' }],
     additional: '<p>We are an equal opportunity employer.</p>',
-    hostedUrl: `https://jobs.lever.co/${site}/${p.id}`,
+    hostedUrl: p.url ?? `https://jobs.lever.co/${site}/${p.id}`,
     applyUrl: `https://jobs.lever.co/${site}/${p.id}/apply`,
     workplaceType: p.remote ? 'remote' : 'on-site',
     ...(p.salary ? { salaryRange: { ...p.salary, interval: 'per-year-salary' } } : {}),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import { isWebUrl, webUrlOr } from '../../net/web-url.js';
 import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../fields/company-record.js';
 import { companyFilterSql } from '../filters.js';
 import { isoFromMicros } from '../micros.js';
@@ -118,6 +119,13 @@ export interface CompanyCore {
   tags: readonly CompanyTag[];
 }
 
+/** The links that are absolute http(s) URLs (net/web-url.ts); any other is left out. */
+function webLinks(links: Record<string, string> | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, url] of Object.entries(links ?? {})) if (isWebUrl(url)) out[name] = url;
+  return out;
+}
+
 /** The one assembly of a company's detail: SQL and the in-process replica answer byte for byte alike. */
 export function toCompanyDetail(c: CompanyCore, d: CompanyDetailAttrs): CompanyDetail {
   return {
@@ -128,15 +136,15 @@ export function toCompanyDetail(c: CompanyCore, d: CompanyDetailAttrs): CompanyD
     oneLiner: c.oneLiner,
     tags: sortTagsByDimension(c.tags.map((t) => ({ ...t }))),
     activeJobCount: c.activeJobCount,
-    website: d.website,
+    website: webUrlOr(d.website, null),
     category: c.category,
     description: d.description,
     foundedYear: d.foundedYear,
     employeeCount: d.employeeCount,
     headquarters: d.headquarters,
     funding: { summary: d.fundingSummary, totalUsd: d.totalFundingUsd },
-    socialLinks: d.socialLinks ?? {},
-    logoUrl: d.logoUrl,
+    socialLinks: webLinks(d.socialLinks),
+    logoUrl: webUrlOr(d.logoUrl, null),
     researchSummary: d.researchSummary,
     active: c.active,
     sample: d.sample,

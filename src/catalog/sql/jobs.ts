@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import { postingUrl, webUrlOr } from '../../net/web-url.js';
 import { parseLocations } from '../../sources/normalize/locations.js';
 import { jobChangedAt } from '../fields/job-filters.js';
 import { isDelta, jobCountSql, jobFilterSql, type SqlFragment } from '../filters.js';
@@ -14,14 +15,15 @@ import {
 
 /** Read queries over jobs. Lists touch only the page's rows: the order is served by the partial indexes. */
 
-const LIST_COLUMNS = `j.id, j.title, c.name AS company_name, c.slug AS company_slug, j.location, j.remote,
-  j.role_category, j.url, j.posted_at`;
+const LIST_COLUMNS = `j.id, j.title, c.name AS company_name, c.slug AS company_slug, c.domain AS company_domain,
+  j.location, j.remote, j.role_category, j.url, j.posted_at`;
 
 interface JobListRow {
   id: string;
   title: string;
   company_name: string;
   company_slug: string;
+  company_domain: string;
   location: string;
   remote: boolean;
   role_category: RoleCategory;
@@ -36,7 +38,7 @@ const toListItem = (r: JobListRow): JobListItem => ({
   location: r.location,
   remote: r.remote,
   roleCategory: r.role_category,
-  url: r.url,
+  url: postingUrl(r.url, r.company_domain),
   postedAt: r.posted_at.toISOString(),
 });
 
@@ -265,7 +267,7 @@ export async function getJob(
     location: d.location,
     remote: d.remote,
     roleCategory: d.roleCategory,
-    url: d.url,
+    url: postingUrl(d.url, company.domain),
     postedAt: isoFromMicros(d.postedAtUs),
     description: d.description,
     department: d.department,
@@ -277,6 +279,6 @@ export async function getJob(
     active: d.active,
     sample: d.sample,
     classification: { category: d.roleCategory, rule: d.classificationRule },
-    company,
+    company: { ...company, website: webUrlOr(company.website, null) },
   };
 }

@@ -13,6 +13,7 @@ import type { Guard } from '../limits/guard.js';
 import type { CounterCell } from '../metric-cells.js';
 import { requestId } from '../request-id.js';
 import type { Series, SeriesOf } from '../request-metrics.js';
+import { SECURITY_HEADERS } from '../security-headers.js';
 import { addHitHeaders, cacheKey, type ResponseCache } from './response-cache.js';
 
 /**
@@ -103,6 +104,7 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
       'x-api-tier': 'anonymous',
       ...limits,
       ...CORS_HEADERS,
+      ...SECURITY_HEADERS,
     };
     addHitHeaders(out, hit);
     const timed = res as ServerResponse & Timed;

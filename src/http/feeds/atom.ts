@@ -1,5 +1,6 @@
 import { Feed } from 'feed';
 import type { JobListItem } from '../../catalog/types.js';
+import { webUrlOr } from '../../net/web-url.js';
 
 /**
  * Atom 1.0 (RFC 4287) for a job listing. Entries are newest first and keyed by the job's id, so a reader shows a
@@ -46,7 +47,8 @@ export function jobFeed(input: JobFeedInput): string {
     feed.addItem({
       id: `urn:uuid:${job.id}`,
       title: html(`${job.title} at ${job.company.name}`),
-      link: job.url,
+      // A posting URL that is not http(s) is refused: the entry links to the job's API detail instead.
+      link: webUrlOr(job.url, `${input.apiBase}/jobs/${job.id}`),
       date: new Date(job.postedAt),
       published: new Date(job.postedAt),
       description: html(summary(job)),

@@ -5,6 +5,7 @@ import type { Classification, RoleInput } from '../classify/classify.js';
 import type { CompanyFacts } from '../enrich/types.js';
 import type { BoardOutcomeKind } from '../store/board-health.js';
 import type { StoredBoard } from '../store/boards.js';
+import type { RefusedUrls } from './posting-urls.js';
 
 /**
  * What workflow steps need from the rest of the service, as plain functions: the composition root
@@ -34,6 +35,11 @@ export interface PipelineContext {
   random: () => number;
   /** Told how each board's scrape ended (metrics: frontline_board_scrapes_total{vendor,outcome}). */
   onBoardScrape?: (vendor: Provider, outcome: BoardOutcomeKind) => void;
+  /**
+   * Told when a board's postings carried URLs that are not absolute http(s) (replaced by the board's page, or
+   * dropped): metrics frontline_posting_urls_refused_total{vendor,action} and a warning in the log.
+   */
+  onRefusedUrls?: (vendor: Provider, refused: RefusedUrls) => void;
 }
 
 /** The next re-scrape time: interval +/- jitter, so boards of companies onboarded together drift apart. */

@@ -28,6 +28,8 @@ export interface PipelineOptions {
   onOutbound?: (host: string, outcome: string) => void;
   /** Told how each board scrape ended, by vendor (metrics). */
   onBoardScrape?: PipelineContext['onBoardScrape'];
+  /** Told about postings whose URL was refused, by vendor (metrics). */
+  onRefusedUrls?: PipelineContext['onRefusedUrls'];
   logger?: EngineLogger;
   /** Queue polling interval, ms (default: QUEUE_POLL_MS). */
   queuePollingMs?: number;
@@ -80,6 +82,10 @@ export class Pipeline {
       scrapeJitter: 0.1,
       random: Math.random,
       onBoardScrape: opts.onBoardScrape,
+      onRefusedUrls: (vendor, refused) => {
+        logger.warn({ vendor, ...refused }, 'posting URLs that are not absolute http(s) were refused');
+        opts.onRefusedUrls?.(vendor, refused);
+      },
     };
     this.engine = new DbosEngine({
       config,

@@ -6,6 +6,7 @@ import { settleDuplicates } from '../store/duplicates.js';
 import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
 import { publishCompany } from '../store/publication.js';
 import type { PipelineContext } from './context.js';
+import { type RefusedUrls, withWebUrls } from './posting-urls.js';
 
 /**
  * One board's scrape, and what happens when a board dies or moves. A board that answers 404, redirects to another
@@ -35,6 +36,8 @@ export interface BoardOutcome {
   outcome: BoardOutcomeKind;
   /** Boards the careers page names instead (provider/token), scraped in this step. */
   replacedBy?: BoardOutcome[];
+  /** Postings whose URL was not an absolute http(s) URL (posting-urls.ts); present when there were any. */
+  refusedUrls?: RefusedUrls;
 }
 
 const labelOf = (b: { provider: string; token: string }) => `${b.provider}/${b.token}`;
@@ -50,7 +53,10 @@ async function storePostings(
   outcome: 'ok' | 'emptied',
   superseded: readonly string[] = [],
 ): Promise<BoardOutcome> {
-  const classified = postings.map((p) => {
+  const checked = withWebUrls(board.url, postings);
+  const { replaced, dropped } = checked.refused;
+  if (replaced + dropped > 0) ctx.onRefusedUrls?.(board.provider, checked.refused);
+  const classified = checked.postings.map((p) => {
     const c = ctx.classifyRole({ title: p.title, department: p.department, description: p.descriptionText });
     return { ...p, roleCategory: c.category, classificationRule: c.rule };
   });
@@ -86,6 +92,7 @@ async function storePostings(
     deactivated: counts.deactivated,
     gone: false,
     outcome,
+    ...(replaced + dropped > 0 && { refusedUrls: checked.refused }),
   };
 }
 

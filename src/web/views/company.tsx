@@ -1,4 +1,5 @@
 import type { CompanyDetail, JobListItem, RoleCategory } from '../../catalog/types.js';
+import { isWebUrl } from '../../net/web-url.js';
 import type { CompanyHiring } from '../../signals/service.js';
 import { HiringChart } from '../components/hiring-chart.js';
 import { JobList } from '../components/job-list.js';
@@ -28,7 +29,7 @@ function Facts(props: { company: CompanyDetail }) {
   ];
   return (
     <dl class="facts">
-      {c.website ? (
+      {isWebUrl(c.website) ? (
         <>
           <dt>Website</dt>
           <dd>

@@ -1,4 +1,5 @@
 import type { JobDetail } from '../../catalog/types.js';
+import { isWebUrl } from '../../net/web-url.js';
 import { TimeAgo } from '../components/time-ago.js';
 import type { PageContext } from '../context.js';
 import { ROLE_LABELS, salaryText } from '../format.js';
@@ -66,7 +67,7 @@ export function JobView(props: { ctx: PageContext; job: JobDetail; logoUrl: stri
       )}
       <h1>{job.title}</h1>
       <Facts job={job} nowMs={ctx.nowMs} />
-      {job.active ? (
+      {job.active && isWebUrl(job.url) ? (
         <p class="apply">
           <a class="button" href={job.url} rel="nofollow noopener">
             Apply on {job.company.name}’s site
@@ -75,7 +76,7 @@ export function JobView(props: { ctx: PageContext; job: JobDetail; logoUrl: stri
       ) : null}
       <h2>Description</h2>
       <div class="description" dangerouslySetInnerHTML={{ __html: renderMarkdown(job.description) }} />
-      {job.active ? null : (
+      {job.active || !isWebUrl(job.url) ? null : (
         <p>
           <a href={job.url} rel="nofollow noopener">
             The original posting

@@ -1,3 +1,4 @@
+import { postingUrl } from '../../../net/web-url.js';
 import type { FacetNames } from '../../fields/define.js';
 import { jobMemoKey, replicaServes } from '../../filters.js';
 import { isoFromMicros } from '../../micros.js';
@@ -201,7 +202,7 @@ export class JobListing {
       location: a.place,
       remote: a.remote,
       roleCategory: a.role as RoleCategory,
-      url: a.url,
+      url: postingUrl(a.url, company.domain),
       // The database driver truncates to milliseconds in the same way.
       postedAt: isoFromMicros(a.postedAtUs),
     };
