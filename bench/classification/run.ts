@@ -20,6 +20,8 @@ const SETS: Array<{ name: string; target: Target | null }> = [
   { name: 'holdout', target: null },
   { name: 'real-dev', target: { accuracy: 0.97, cfRecall: 0.97, cfMixups: 0 } },
   { name: 'real-holdout', target: null },
+  { name: 'company-train', target: null },
+  { name: 'company-holdout', target: null },
 ];
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
