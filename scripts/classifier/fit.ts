@@ -40,8 +40,10 @@ export interface FitOptions {
   l2: number;
   /** Weights smaller than this in absolute value are not shipped. */
   prune: number;
+  /** Features seen in fewer training titles are not used. */
+  minCount: number;
 }
-export const FIT: FitOptions = { epochs: 40, rate: 0.3, l2: 1e-4, prune: 0.02 };
+export const FIT: FitOptions = { epochs: 15, rate: 0.3, l2: 1e-3, prune: 0.1, minCount: 2 };
 
 function shuffled<T>(xs: T[], seed: number): T[] {
   const out = [...xs];
@@ -57,7 +59,14 @@ function shuffled<T>(xs: T[], seed: number): T[] {
 export function fit(examples: Example[], opts: FitOptions = FIT): RoleModel {
   const classes = [...ROLE_CATEGORIES] as string[];
   const k = classes.length;
-  const rows = examples.map((e) => ({ f: roleFeatures(e.title, e.department), y: classes.indexOf(e.category) }));
+  const all = examples.map((e) => ({
+    f: roleFeatures(e.title, e.department),
+    y: classes.indexOf(e.category),
+  }));
+  // A feature seen in one title only says nothing about other companies' titles: leave it out.
+  const seen = new Map<string, number>();
+  for (const r of all) for (const f of r.f) seen.set(f, (seen.get(f) ?? 0) + 1);
+  const rows = all.map((r) => ({ f: r.f.filter((f) => (seen.get(f) ?? 0) >= opts.minCount), y: r.y }));
   const w = new Map<string, Float64Array>();
   const g2 = new Map<string, Float64Array>();
   const bias = new Float64Array(k);
@@ -91,12 +100,12 @@ export function fit(examples: Example[], opts: FitOptions = FIT): RoleModel {
       }
     }
   }
-  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const round = (x: number) => Math.round(x * 100) / 100;
   const weights: RoleModel['weights'] = {};
   for (const name of [...w.keys()].sort()) {
-    const kept: Array<[number, number]> = [];
+    const kept: number[] = [];
     (w.get(name) ?? []).forEach((x, c) => {
-      if (Math.abs(x) >= opts.prune) kept.push([c, round(x)]);
+      if (Math.abs(x) >= opts.prune) kept.push(c, round(x));
     });
     if (kept.length > 0) weights[name] = kept;
   }

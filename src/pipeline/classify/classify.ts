@@ -1,11 +1,13 @@
 /**
  * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title, its
  * department and, for the few titles that do not say on their own whether the role faces customers, the first
- * lines of its description. All knowledge lives in rules.json; this module only applies it, in the passes that
- * file's $comment describes, and says which rule decided (`rule`: "<where>:<rule id>", stable across releases so
- * that a wrong label can be reported and its rule fixed). Pure and synchronous: the scrape step calls it per posting.
+ * lines of its description. Phrase rules (rules.json, applied in the passes its $comment describes) decide first;
+ * where they only guess, a learned model (model.ts, trained from the labelled sets) may decide instead. The result
+ * says what decided (`rule`: "<where>:<rule id>", stable across releases so that a wrong label can be reported and
+ * its rule fixed, or "model:<strongest features>"). Pure and synchronous: the scrape step calls it per posting.
  */
-import { ROLE_CATEGORIES, type RoleCategory } from '../../catalog/types.js';
+import { isClientFacing, ROLE_CATEGORIES, type RoleCategory } from '../../catalog/types.js';
+import { type ModelDecision, predictRole } from './model.js';
 import { normalizeTitle } from './normalize.js';
 import rules from './rules.json' with { type: 'json' };
 
@@ -23,7 +25,7 @@ export interface Classification {
   /**
    * Which rule decided: "title:<id>" (a title rule), "department:<id>" (the department, for a title that names
    * no function or one that needs context), "description:<id>" (the description's first lines, for a title that
-   * needs context), or "default:other".
+   * needs context), "model:<features>" (the learned model, naming the features that carried it) or "default:other".
    */
   rule: string;
 }
@@ -210,9 +212,36 @@ export function explainByRules(input: RoleInput): RulesDecision {
   return { category: 'other', rule: 'default:other', step: 'default' };
 }
 
+/** Passes whose decision the learned model may overrule: a function found anywhere, the department, no rule. */
+const WEAK_STEPS = new Set(['function-anywhere', 'department', 'default']);
+/** The model's probability from which it overrules a weak pass (chosen by company-grouped cross-validation). */
+export const MODEL_CONFIDENCE = 0.7;
+
+/**
+ * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and what carried it
+ * includes the title's head noun or the department, not only words that happen to recur in one company's titles
+ * ("Member of Technical Staff" must not make every "Team Member" an engineer). It never files a posting as
+ * client-facing: in company-grouped cross-validation its client-facing calls cost more precision than they gained
+ * recall, so client-facing categories come from phrase rules only.
+ */
+export function combine(rules: RulesDecision, model: ModelDecision | null): Classification {
+  if (
+    model &&
+    WEAK_STEPS.has(rules.step) &&
+    model.probability >= MODEL_CONFIDENCE &&
+    model.category !== rules.category &&
+    !isClientFacing(model.category) &&
+    model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
+  ) {
+    return { category: model.category, rule: `model:${model.evidence.join('+') || 'prior'}` };
+  }
+  return { category: rules.category, rule: rules.rule };
+}
+
 export function explainRole(input: RoleInput): Classification {
-  const { category, rule } = explainByRules(input);
-  return { category, rule };
+  const rules = explainByRules(input);
+  const model = WEAK_STEPS.has(rules.step) ? predictRole(input.title, input.department) : null;
+  return combine(rules, model);
 }
 
 /** The posting's role category; never throws, 'other' when nothing matches. */

@@ -12,8 +12,8 @@ export interface RoleModel {
   /** Category of each weight column, in ROLE_CATEGORIES order. */
   classes: string[];
   bias: number[];
-  /** Feature name → [column, weight] pairs; features below the trainer's threshold are left out. */
-  weights: Record<string, Array<[number, number]>>;
+  /** Feature name → column, weight, column, weight...; features and weights below the trainer's thresholds are left out. */
+  weights: Record<string, number[]>;
 }
 
 export interface ModelDecision {
@@ -30,14 +30,23 @@ const EVIDENCE = 2;
 export function predictWith(m: RoleModel, features: string[]): ModelDecision {
   const scores = [...m.bias];
   for (const f of features) {
-    for (const [c, w] of m.weights[f] ?? []) scores[c] = (scores[c] ?? 0) + w;
+    const pairs = m.weights[f] ?? [];
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const c = pairs[i] ?? 0;
+      scores[c] = (scores[c] ?? 0) + (pairs[i + 1] ?? 0);
+    }
   }
   let best = 0;
   for (let c = 1; c < scores.length; c += 1) if ((scores[c] ?? 0) > (scores[best] ?? 0)) best = c;
   const top = scores[best] ?? 0;
   const total = scores.reduce((sum, s) => sum + Math.exp(s - top), 0);
+  const weightFor = (f: string) => {
+    const pairs = m.weights[f] ?? [];
+    for (let i = 0; i + 1 < pairs.length; i += 2) if (pairs[i] === best) return pairs[i + 1] ?? 0;
+    return 0;
+  };
   const evidence = features
-    .map((f) => ({ f, w: m.weights[f]?.find(([c]) => c === best)?.[1] ?? 0 }))
+    .map((f) => ({ f, w: weightFor(f) }))
     .filter((x) => x.w > 0)
     .sort((a, b) => b.w - a.w || a.f.localeCompare(b.f))
     .slice(0, EVIDENCE)
@@ -45,7 +54,7 @@ export function predictWith(m: RoleModel, features: string[]): ModelDecision {
   return { category: m.classes[best] as RoleCategory, probability: 1 / total, evidence };
 }
 
-const shipped = model as RoleModel;
+const shipped = model as unknown as RoleModel;
 if (shipped.classes.some((c) => !(ROLE_CATEGORIES as readonly string[]).includes(c))) {
   throw new Error('model.json: unknown role category');
 }
