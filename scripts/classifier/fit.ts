@@ -72,8 +72,8 @@ export function fit(examples: Example[], opts: FitOptions = FIT): RoleModel {
   const bias = new Float64Array(k);
   const biasG2 = new Float64Array(k);
   const col = (m: Map<string, Float64Array>, f: string) => {
-    let v = m.get(f);
-    if (!v) m.set(f, (v = new Float64Array(k)));
+    const v = m.get(f) ?? new Float64Array(k);
+    m.set(f, v);
     return v;
   };
   for (let epoch = 0; epoch < opts.epochs; epoch += 1) {
