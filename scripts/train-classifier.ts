@@ -13,7 +13,7 @@ import { isClientFacing, type RoleCategory } from '../src/catalog/types.js';
 import { combine, explainByRules } from '../src/pipeline/classify/classify.js';
 import { roleFeatures } from '../src/pipeline/classify/features.js';
 import { predictWith, type RoleModel } from '../src/pipeline/classify/model.js';
-import { type Example, fit, loadSet, loadTraining } from './classifier/fit.js';
+import { type Example, loadSet, loadTraining, trainModel } from './classifier/fit.js';
 
 const MODEL_PATH = new URL('../src/pipeline/classify/model.json', import.meta.url);
 
@@ -59,7 +59,9 @@ function crossValidation(all: Example[]): string[] {
   const folds = 5;
   const groups = [...new Set(all.map((e) => e.group))].sort();
   const foldOf = new Map(groups.map((g, i) => [g, i % folds]));
-  const models = Array.from({ length: folds }, (_, k) => fit(all.filter((e) => foldOf.get(e.group) !== k)));
+  const models = Array.from({ length: folds }, (_, k) =>
+    trainModel(all.filter((e) => foldOf.get(e.group) !== k)),
+  );
   const tested = all.filter((e) => e.group.startsWith('company-train'));
   const rulesOnly = score(tested, () => null);
   const withModel = score(tested, (e) => models[foldOf.get(e.group) ?? 0] ?? null);
@@ -85,7 +87,7 @@ function learningCurve(all: Example[], heldOut: Example[]): string[] {
   for (const share of [0.1, 0.25, 0.5, 0.75, 1]) {
     const keep = new Set(groups.filter((_, i) => ((i * 7919) % 100) / 100 < share));
     const train = all.filter((e) => keep.has(e.group));
-    const model = fit(train);
+    const model = trainModel(train);
     const s = score(heldOut, () => model);
     lines.push(
       `| ${keep.size} of ${groups.length} | ${train.length} | ${pct(s.accuracy)} | ${pct(s.cfPrecision)} | ${pct(s.cfRecall)} |`,
@@ -99,7 +101,7 @@ if (process.argv.includes('--report')) {
   const heldOut = loadSet('company-holdout');
   console.log([...crossValidation(training), '', ...learningCurve(training, heldOut)].join('\n'));
 } else {
-  const model = fit(training);
+  const model = trainModel(training);
   writeFileSync(MODEL_PATH, `${JSON.stringify(model)}\n`);
   console.log(
     `model.json: ${Object.keys(model.weights).length} features from ${training.length} labelled titles`,

@@ -56,7 +56,7 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return out;
 }
 
-export function fit(examples: Example[], opts: FitOptions = FIT): RoleModel {
+export function trainModel(examples: Example[], opts: FitOptions = FIT): RoleModel {
   const classes = [...ROLE_CATEGORIES] as string[];
   const k = classes.length;
   const all = examples.map((e) => ({
