@@ -233,7 +233,7 @@ export function combine(rules: RulesDecision, model: ModelDecision | null): Clas
     !isClientFacing(model.category) &&
     model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
   ) {
-    return { category: model.category, rule: `model:${model.evidence.join('+') || 'prior'}` };
+    return { category: model.category, rule: `model:${model.evidence.join('+')}` };
   }
   return { category: rules.category, rule: rules.rule };
 }
