@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
 import { registerBoardsCommand } from './cli/boards.js';
+import { registerReclassifyCommand } from './cli/reclassify.js';
 import { registerSignalsCommand } from './cli/signals.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -180,6 +181,7 @@ export function buildCli(): Command {
   registerToolCommands(program);
   registerBoardsCommand(program, withDb, out);
   registerSignalsCommand(program, withDb, out);
+  registerReclassifyCommand(program, withDb, out);
   return program;
 }
 

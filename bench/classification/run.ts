@@ -4,22 +4,40 @@
  * miss with the rule that decided it.
  *
  * Sets: dev.json / holdout.json are titles in the style of real boards; real-dev.json / real-holdout.json are
- * real titles from saved board API responses (README.md says where from). The holdout sets are never used to
- * write rules, so their scores are the honest estimate; `--only real-dev` keeps them out of sight while tuning.
- * Exits 1 when a set misses its target (holdout sets are reported, not gated).
+ * real titles from saved board API responses; company-train.json / company-holdout.json are real titles of other
+ * companies, split by whole company (README.md says where from). The holdout sets are never used to write rules or
+ * train the model, so their scores are the honest estimate; `--only real-dev,company-train` keeps them out of
+ * sight while tuning. Exits 1 when a tuned set misses its target; a holdout set's target is reported, not gated.
  */
 import { loadSet, type SetScore, scoreSet } from './score.js';
 
 interface Target {
   accuracy: number;
   cfRecall: number;
+  cfPrecision: number;
   cfMixups: number;
+  /** A missed target fails the run (tuned sets) or is only reported (held-out sets). */
+  gate: boolean;
 }
 const SETS: Array<{ name: string; target: Target | null }> = [
-  { name: 'dev', target: { accuracy: 0.95, cfRecall: 0.95, cfMixups: Number.POSITIVE_INFINITY } },
+  {
+    name: 'dev',
+    target: {
+      accuracy: 0.95,
+      cfRecall: 0.95,
+      cfPrecision: 0,
+      cfMixups: Number.POSITIVE_INFINITY,
+      gate: true,
+    },
+  },
   { name: 'holdout', target: null },
-  { name: 'real-dev', target: { accuracy: 0.97, cfRecall: 0.97, cfMixups: 0 } },
+  { name: 'real-dev', target: { accuracy: 0.97, cfRecall: 0.97, cfPrecision: 0, cfMixups: 0, gate: true } },
   { name: 'real-holdout', target: null },
+  { name: 'company-train', target: null },
+  {
+    name: 'company-holdout',
+    target: { accuracy: 0.97, cfRecall: 0.97, cfPrecision: 0.97, cfMixups: 0, gate: false },
+  },
 ];
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -42,6 +60,9 @@ function failures(score: SetScore, target: Target): string[] {
   const out: string[] = [];
   if (score.correct / score.n < target.accuracy) out.push(`accuracy below ${pct(target.accuracy)}`);
   if (score.cfRecall < target.cfRecall) out.push(`client-facing recall below ${pct(target.cfRecall)}`);
+  if (score.cfPrecision < target.cfPrecision) {
+    out.push(`client-facing precision below ${pct(target.cfPrecision)}`);
+  }
   if (score.cfMixups > target.cfMixups) out.push(`${score.cfMixups} client-facing mix-ups`);
   return out;
 }
@@ -54,9 +75,9 @@ for (const { name, target } of SETS) {
   const score = scoreSet(name, loadSet(name));
   print(score, true);
   const failed = target ? failures(score, target) : [];
-  if (failed.length > 0) process.exitCode = 1;
+  if (failed.length > 0 && target?.gate) process.exitCode = 1;
   summary.push(
-    `${name.padEnd(13)} n=${String(score.n).padStart(4)}  acc ${pct(score.correct / score.n).padStart(6)}  cf-prec ${pct(score.cfPrecision).padStart(6)}  cf-rec ${pct(score.cfRecall).padStart(6)}  mix-ups ${score.cfMixups}${failed.length ? `  FAIL: ${failed.join('; ')}` : ''}`,
+    `${name.padEnd(13)} n=${String(score.n).padStart(4)}  acc ${pct(score.correct / score.n).padStart(6)}  cf-prec ${pct(score.cfPrecision).padStart(6)}  cf-rec ${pct(score.cfRecall).padStart(6)}  mix-ups ${score.cfMixups}${failed.length ? `  ${target?.gate ? 'FAIL' : 'below target'}: ${failed.join('; ')}` : ''}`,
   );
 }
 console.log(`\nSummary\n${summary.join('\n')}`);

@@ -86,6 +86,39 @@ describe('role classification', () => {
     expect(classifyRole(title)).toBe(expected);
   });
 
+  it.each([
+    // Customer success under other names, and growth or retention titles filed under a customer team.
+    ['Partner Success Manager', null, 'csm'],
+    ['Clinician Success Manager', null, 'csm'],
+    ['Merchant Success Lead, EMEA', null, 'csm'],
+    ['Customer Value Manager', null, 'csm'],
+    ['Retention Manager', 'Customer Success', 'csm'],
+    ['Growth Manager', 'Customer Success', 'csm'],
+    ['Growth Manager', 'Marketing', 'marketing'],
+    ['Manager, Partner Success Operations', null, 'operations'],
+    ['Customer Support and Success Associate', null, 'other'],
+    // Architects and deployed engineers written with qualifiers, asides and trailing words.
+    ['Solutions AI Architect', null, 'solutions_engineer'],
+    ['Customer Architect, Financial Services', null, 'solutions_engineer'],
+    ['AI Architect (Pre-Sales)', null, 'solutions_engineer'],
+    ['Architect (Post-Sales), Data Platform', null, 'solutions_engineer'],
+    ['Engineer (Pre-Sales)', null, 'sales_engineer'],
+    ['AI/ML Engineer, Deployed', null, 'fde'],
+    // Keywords inside other phrases.
+    ['Machine Learning Architect', null, 'engineering'],
+    ['Engineering Manager', 'Delivery', 'engineering'],
+    ['Implementation Project Manager, Data Center Construction', null, 'operations'],
+    ['Sales Engagement Manager', null, 'sales'],
+    ['Enterprise Applications Solutions Engineer', null, 'engineering'],
+    ['Support Solutions Engineer, Data Platform', null, 'other'],
+    ['Executive Assistant to the VP of Sales', null, 'other'],
+    ['Executive Assistant, Chief Revenue Officer', null, 'other'],
+    ['Software Engineer, AI Solutions', null, 'engineering'],
+    ['AI Finance Tutor - Corporate Banking', null, 'other'],
+  ] as const)('%s [%s] → %s', (title, dept, expected) => {
+    expect(classifyRole(title, dept)).toBe(expected);
+  });
+
   it('says which rule decided, with a stable id per place', () => {
     expect(explainRole({ title: 'Forward Deployed Engineer' })).toEqual({
       category: 'fde',

@@ -137,8 +137,9 @@ export const JobDetailSchema = Type.Object(
         rule: Nullable(
           Type.String({
             description:
-              'Stable id of the classification rule that decided the category: title:<id>, department:<id>, ' +
-              'description:<id> or default:other. Quote it when reporting a wrong category. Null for sample ' +
+              'What decided the category: a stable rule id (title:<id>, department:<id>, description:<id>, ' +
+              'default:other) or the learned model with its strongest features (model:<features>). Quote it ' +
+              'when reporting a wrong category. Null for sample ' +
               'postings and jobs not scraped since rules were recorded.',
             examples: ['title:fde-keyword'],
           }),

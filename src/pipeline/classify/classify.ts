@@ -1,12 +1,17 @@
 /**
  * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title, its
  * department and, for the few titles that do not say on their own whether the role faces customers, the first
- * lines of its description. All knowledge lives in rules.json; this module only applies it, in the passes that
- * file's $comment describes, and says which rule decided (`rule`: "<where>:<rule id>", stable across releases so
- * that a wrong label can be reported and its rule fixed). Pure and synchronous: the scrape step calls it per posting.
+ * lines of its description. Phrase rules (rules.json, applied in the passes its $comment describes) decide first;
+ * where they only guess, a learned model (model.ts, trained from the labelled sets) may decide instead. The result
+ * says what decided (`rule`: "<where>:<rule id>", stable across releases so that a wrong label can be reported and
+ * its rule fixed, or "model:<strongest features>"). Pure and synchronous: the scrape step calls it per posting.
  */
-import { ROLE_CATEGORIES, type RoleCategory } from '../../catalog/types.js';
+import { isClientFacing, ROLE_CATEGORIES, type RoleCategory } from '../../catalog/types.js';
+import { type ModelDecision, predictRole } from './model.js';
+import { normalizeTitle } from './normalize.js';
 import rules from './rules.json' with { type: 'json' };
+
+export { normalizeTitle };
 
 export interface RoleInput {
   title: string;
@@ -20,7 +25,7 @@ export interface Classification {
   /**
    * Which rule decided: "title:<id>" (a title rule), "department:<id>" (the department, for a title that names
    * no function or one that needs context), "description:<id>" (the description's first lines, for a title that
-   * needs context), or "default:other".
+   * needs context), "model:<features>" (the learned model, naming the features that carried it) or "default:other".
    */
   rule: string;
 }
@@ -75,6 +80,7 @@ const CLIENT_FACING_DEPARTMENT = DEPARTMENT.filter((r) =>
 );
 const GENERIC = (rules.generic as string[]).map((p) => new RegExp(p, 'i'));
 const YIELDING = (rules.yielding as string[]).map((p) => new RegExp(p, 'i'));
+const CUSTOMER_TEAM = (rules.customerTeam as string[]).map((p) => new RegExp(p, 'i'));
 const CONTEXT: ContextRule[] = compile(rules.context.titles as RawRule[], 'context').map((rule) => ({
   ...rule,
   departments: compile(
@@ -88,16 +94,6 @@ const CONTEXT: ContextRule[] = compile(rules.context.titles as RawRule[], 'conte
     rule.category,
   ),
 }));
-
-/** Lower case, '&' → 'and', punctuation that joins words → spaces, whitespace collapsed. */
-export function normalizeTitle(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[-_.\u2010\u2011]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 const stripParens = (s: string) => s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
 /** The title before its first separator: "Solutions Engineer, EMEA - Remote" → "solutions engineer". */
@@ -163,47 +159,89 @@ function texts(input: RoleInput): Texts {
 }
 
 type Pass = 'title' | 'department' | 'context';
-type Step = [Pass, Rule[], keyof Texts, boolean, 'first' | 'leftmost'];
+/** Each pass's name (what RulesDecision.step reports), where it looks, what it reads, whether it runs, and how. */
+type Step = [string, Pass, Rule[], keyof Texts, boolean, 'first' | 'leftmost'];
 
 /**
  * The passes, in order (rules.json's $comment says why): a client-facing word in the main segment; context for
- * titles that need it; the main segment's function unless it is a head noun that yields; a client-facing word
- * anywhere; for a bare head noun, the function its qualifiers name, then the department's client-facing team; the
- * yielding head noun's own function; any function in the title; the department; 'other'.
+ * titles that need it; a customer team's category for a growth or retention title filed under it; the main
+ * segment's function unless it is a head noun that yields; a client-facing word anywhere; for a bare head noun, the
+ * function its qualifiers name, then the department's client-facing team; the yielding head noun's own function;
+ * any function in the title; the department; 'other'.
  */
-function steps(generic: boolean, yielding: boolean): Step[] {
+function steps(generic: boolean, yielding: boolean, customerTeam: boolean): Step[] {
   // A bare head noun that names no function ("Manager", "Lead"), unlike "Software Engineer".
   const functionless = generic && !yielding;
   return [
-    ['title', FULL_SCOPE, 'full', true, 'first'],
-    ['title', CLIENT_FACING, 'main', true, 'first'],
-    ['context', [], 'main', true, 'first'],
-    ['title', BROAD, 'main', !yielding, 'first'],
-    ['title', CLIENT_FACING, 'core', true, 'first'],
-    ['title', BROAD, 'rest', functionless, 'leftmost'],
-    ['department', CLIENT_FACING_DEPARTMENT, 'dept', generic, 'first'],
-    ['title', BROAD, 'main', yielding, 'first'],
-    ['title', BROAD, 'core', true, 'leftmost'],
-    ['department', DEPARTMENT, 'dept', true, 'first'],
+    ['full', 'title', FULL_SCOPE, 'full', true, 'first'],
+    ['client-facing', 'title', CLIENT_FACING, 'main', true, 'first'],
+    ['context', 'context', [], 'main', true, 'first'],
+    ['customer-team', 'department', CLIENT_FACING_DEPARTMENT, 'dept', customerTeam, 'first'],
+    ['function', 'title', BROAD, 'main', !yielding, 'first'],
+    ['client-facing-anywhere', 'title', CLIENT_FACING, 'core', true, 'first'],
+    ['qualifier', 'title', BROAD, 'rest', functionless, 'leftmost'],
+    ['team', 'department', CLIENT_FACING_DEPARTMENT, 'dept', generic, 'first'],
+    ['head', 'title', BROAD, 'main', yielding, 'first'],
+    ['function-anywhere', 'title', BROAD, 'core', true, 'leftmost'],
+    ['department', 'department', DEPARTMENT, 'dept', true, 'first'],
   ];
 }
 
-export function explainRole(input: RoleInput): Classification {
+/** A rules decision and the pass of steps() that made it ('default' when no rule matched). */
+export interface RulesDecision extends Classification {
+  step: string;
+}
+
+/** The rules alone: the first pass that matches decides. */
+export function explainByRules(input: RoleInput): RulesDecision {
   const t = texts(input);
   const generic = GENERIC.some((re) => re.test(t.main));
   const yielding = YIELDING.some((re) => re.test(t.main));
+  const customerTeam = CUSTOMER_TEAM.some((re) => re.test(t.main));
   const lead = (input.description ?? '').slice(0, DESCRIPTION_LEAD).toLowerCase();
-  for (const [where, list, field, enabled, how] of steps(generic, yielding)) {
+  for (const [step, where, list, field, enabled, how] of steps(generic, yielding, customerTeam)) {
     if (!enabled) continue;
     if (where === 'context') {
       const decided = fromContext(t, lead);
-      if (decided) return decided;
+      if (decided) return { ...decided, step };
       continue;
     }
     const hit = how === 'first' ? firstMatch(list, t[field]) : leftmostMatch(list, t[field]);
-    if (hit) return { category: hit.category, rule: `${where}:${hit.id}` };
+    if (hit) return { category: hit.category, rule: `${where}:${hit.id}`, step };
   }
-  return { category: 'other', rule: 'default:other' };
+  return { category: 'other', rule: 'default:other', step: 'default' };
+}
+
+/** Passes whose decision the learned model may overrule: a function found anywhere, the department, no rule. */
+const WEAK_STEPS = new Set(['function-anywhere', 'department', 'default']);
+/** The model's probability from which it overrules a weak pass (chosen by company-grouped cross-validation). */
+export const MODEL_CONFIDENCE = 0.7;
+
+/**
+ * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and what carried it
+ * includes the title's head noun or the department, not only words that happen to recur in one company's titles
+ * ("Member of Technical Staff" must not make every "Team Member" an engineer). It never files a posting as
+ * client-facing: in company-grouped cross-validation its client-facing calls cost more precision than they gained
+ * recall, so client-facing categories come from phrase rules only.
+ */
+export function combine(rules: RulesDecision, model: ModelDecision | null): Classification {
+  if (
+    model &&
+    WEAK_STEPS.has(rules.step) &&
+    model.probability >= MODEL_CONFIDENCE &&
+    model.category !== rules.category &&
+    !isClientFacing(model.category) &&
+    model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
+  ) {
+    return { category: model.category, rule: `model:${model.evidence.join('+')}` };
+  }
+  return { category: rules.category, rule: rules.rule };
+}
+
+export function explainRole(input: RoleInput): Classification {
+  const rules = explainByRules(input);
+  const model = WEAK_STEPS.has(rules.step) ? predictRole(input.title, input.department) : null;
+  return combine(rules, model);
 }
 
 /** The posting's role category; never throws, 'other' when nothing matches. */

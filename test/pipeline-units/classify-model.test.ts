@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadSet, loadTraining, TRAINING_SETS, trainModel } from '../../scripts/classifier/fit.js';
+import { isClientFacing, type RoleCategory } from '../../src/catalog/types.js';
+import { explainRole } from '../../src/pipeline/classify/classify.js';
+
+const shipped = JSON.parse(
+  readFileSync(new URL('../../src/pipeline/classify/model.json', import.meta.url), 'utf8'),
+) as unknown;
+
+interface SetFile {
+  sources: Record<string, { board: string; company?: string }>;
+  items: Array<{ source: string }>;
+}
+const setFile = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../bench/classification/${name}.json`, import.meta.url), 'utf8'),
+  ) as SetFile;
+
+describe('the learned role model', () => {
+  it('is the one npm run train:classifier makes from the training sets (model.json is current)', () => {
+    expect(trainModel(loadTraining())).toEqual(shipped);
+  });
+
+  it('never learns from a held-out set, and the company sets share no company', () => {
+    expect(TRAINING_SETS).not.toContain('company-holdout');
+    expect(TRAINING_SETS).not.toContain('real-holdout');
+    const train = setFile('company-train');
+    const held = setFile('company-holdout');
+    const companies = (f: SetFile) =>
+      new Set(Object.values(f.sources).map((s) => (s.company ?? s.board).toLowerCase().replace(/\W/g, '')));
+    const shared = [...companies(held)].filter((c) => companies(train).has(c));
+    expect(shared).toEqual([]);
+    expect(held.items.every((i) => i.source in held.sources)).toBe(true);
+    expect(train.items.every((i) => i.source in train.sources)).toBe(true);
+  });
+
+  it('decides where the rules only guess, and its rule names the features that carried it', () => {
+    const got = explainRole({ title: 'Ads Packages & Solutions Manager', department: 'Advertising' });
+    expect(got.category).toBe('sales');
+    expect(got.rule).toMatch(/^model:[dhmt]:[^+]+(\+[dhmt]:[^+]+)?$/);
+  });
+
+  it('never overrules a title rule, and never files a posting as client-facing', () => {
+    expect(explainRole({ title: 'Forward Deployed Engineer' }).rule).toBe('title:fde-keyword');
+    for (const name of ['dev', 'real-dev', 'company-train', 'company-holdout', 'real-holdout']) {
+      for (const e of loadSet(name)) {
+        const got = explainRole(e);
+        if (got.rule.startsWith('model:')) expect(isClientFacing(got.category as RoleCategory)).toBe(false);
+      }
+    }
+  });
+
+  it("does not carry one company's idiom to another: words alone do not decide without the head noun", () => {
+    // "Member of Technical Staff" is a common engineering title in the training sets; a store's team member is not.
+    expect(
+      explainRole({ title: 'DashMart Team Member - Tempe', department: '112 Order Fulfillment' }),
+    ).toEqual({
+      category: 'other',
+      rule: 'default:other',
+    });
+  });
+});
