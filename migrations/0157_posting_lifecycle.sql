@@ -1,0 +1,14 @@
+-- A posting's lifecycle as the board states it and as the catalog saw it. board_posted_at and board_updated_at
+-- are the vendor's own dates (NULL where the vendor gives none; posted_at falls back to the first sighting).
+-- A posting reposted under a new id is linked to its closed earlier self (reposted_from), keeps its first dates,
+-- and counts the reposts of the chain (see src/pipeline/store/reposts.ts).
+ALTER TABLE jobs ADD COLUMN board_posted_at timestamptz;
+ALTER TABLE jobs ADD COLUMN board_updated_at timestamptz;
+ALTER TABLE jobs ADD COLUMN reposted_from uuid REFERENCES jobs (id) ON DELETE SET NULL;
+ALTER TABLE jobs ADD COLUMN reposts integer NOT NULL DEFAULT 0;
+-- One successor per closed posting.
+CREATE UNIQUE INDEX jobs_reposted_from_idx ON jobs (reposted_from) WHERE reposted_from IS NOT NULL;
+-- The closed postings a new one may repeat: by requisition, and by company over the recent closes.
+CREATE INDEX jobs_closed_requisition_idx ON jobs (company_id, lower(requisition_id))
+  WHERE requisition_id IS NOT NULL AND NOT active;
+CREATE INDEX jobs_closed_recent_idx ON jobs (company_id, last_seen_at) WHERE NOT active;
