@@ -12,3 +12,17 @@ CREATE UNIQUE INDEX jobs_reposted_from_idx ON jobs (reposted_from) WHERE reposte
 CREATE INDEX jobs_closed_requisition_idx ON jobs (company_id, lower(requisition_id))
   WHERE requisition_id IS NOT NULL AND NOT active;
 CREATE INDEX jobs_closed_recent_idx ON jobs (company_id, last_seen_at) WHERE NOT active;
+-- The board's dates are shown by a job's detail only, which reads the table: like the other detail-only columns
+-- they do not move the replica's change feed (a board's updated date moves on every edit at the vendor). A field
+-- of src/catalog/fields/job-record.ts that reads them must take them out of this list.
+CREATE OR REPLACE FUNCTION jobs_bump_seq_on_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bookkeeping CONSTANT text[] := ARRAY['last_seen_at', 'updated_at', 'search_seq', 'search_tsv', 'description',
+    'salary', 'board_posted_at', 'board_updated_at'];
+BEGIN
+  IF (to_jsonb(OLD) - bookkeeping) IS DISTINCT FROM (to_jsonb(NEW) - bookkeeping) THEN
+    NEW.search_seq := nextval('search_change_seq');
+  END IF;
+  RETURN NEW;
+END
+$$;

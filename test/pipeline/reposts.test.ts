@@ -99,6 +99,27 @@ describe('posting lifecycle', () => {
     });
   });
 
+  it("keeps the board's posted date as first read and follows its updated date, without moving the feed", async () => {
+    const seq = async () =>
+      (
+        await t.deps.db.query<{ search_seq: string }>(
+          "SELECT search_seq::text FROM jobs WHERE external_id = '102' AND company_id = $1",
+          [companyId],
+        )
+      )[0]?.search_seq;
+    const before = await seq();
+    const edited = { ...SA, postedAt: '2026-10-09T09:00:00Z', updatedAt: '2026-11-22T08:00:00Z' };
+    ats.setBoard('greenhouse', 'repco', [FDE, edited, CSM, TAM, AE]);
+    await rescrape();
+    expect(await detail('102')).toMatchObject({
+      postedAt: '2026-10-05T09:00:00.000Z',
+      boardPostedAt: '2026-10-05T09:00:00.000Z',
+      boardUpdatedAt: '2026-11-22T13:00:00.000Z',
+    });
+    // The replica holds neither date: an edit at the vendor alone does not make it re-read the job.
+    expect(await seq()).toBe(before);
+  });
+
   it('links a repost under a new id to its closed earlier self: same requisition, or same title and place', async () => {
     const before = await ids();
     const fde = await detail('101');

@@ -77,7 +77,9 @@ const UPSERT_POSTINGS = `WITH incoming AS (
      salary_source = EXCLUDED.salary_source,
      last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
      requisition_id = EXCLUDED.requisition_id,
-     board_posted_at = EXCLUDED.board_posted_at, board_updated_at = EXCLUDED.board_updated_at,
+     -- The posted date as first read: Workday's relative "Posted 3 Days Ago" would move it on every scrape.
+     board_posted_at = COALESCE(j.board_posted_at, EXCLUDED.board_posted_at),
+     board_updated_at = EXCLUDED.board_updated_at,
      updated_at = CASE
        WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
              j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
