@@ -8,10 +8,12 @@ ALTER TABLE jobs ADD COLUMN reposted_from uuid REFERENCES jobs (id) ON DELETE SE
 ALTER TABLE jobs ADD COLUMN reposts integer NOT NULL DEFAULT 0;
 -- One successor per closed posting.
 CREATE UNIQUE INDEX jobs_reposted_from_idx ON jobs (reposted_from) WHERE reposted_from IS NOT NULL;
--- The closed postings a new one may repeat: by requisition, and by company over the recent closes.
+-- The closed postings a new one may repeat: by requisition, and by title as reposts.ts normalises it (the same
+-- expression, so the lookup is an index probe, not a pass over the company's closed jobs).
 CREATE INDEX jobs_closed_requisition_idx ON jobs (company_id, lower(requisition_id))
   WHERE requisition_id IS NOT NULL AND NOT active;
-CREATE INDEX jobs_closed_recent_idx ON jobs (company_id, last_seen_at) WHERE NOT active;
+CREATE INDEX jobs_closed_title_idx ON jobs (company_id, btrim(lower(regexp_replace(title, '[^[:alnum:]]+', ' ', 'g'))))
+  WHERE NOT active;
 -- The board's dates are shown by a job's detail only, which reads the table: like the other detail-only columns
 -- they do not move the replica's change feed (a board's updated date moves on every edit at the vendor). A field
 -- of src/catalog/fields/job-record.ts that reads them must take them out of this list.
