@@ -148,6 +148,15 @@ describe('posting lifecycle', () => {
       // 2026-10-01T09:00 to 2026-12-02T12:02.
       openDays: 62,
     });
+    // The job page states the same facts.
+    const html = await t.request({
+      method: 'GET',
+      url: `/jobs/${reposted.id}`,
+      headers: { accept: 'text/html' },
+    });
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('<dt>Listed for</dt><dd>62 days</dd>');
+    expect(html.body).toContain('1 time under a new id');
     expect(await detail('202')).toMatchObject({
       repostOf: before['102'],
       reposts: 1,
