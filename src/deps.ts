@@ -247,7 +247,7 @@ function createWorkflows(
     db,
     now,
     engine: () => pipeline.engine,
-    parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0]),
+    parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0], now()),
     searchIds: async (filters, text) => {
       const shortlist = await catalog()?.listJobs(filters, text, { limit: SEARCH_SHORTLIST, offset: 0 });
       return new Set(shortlist?.items.map((j) => j.id) ?? []);

@@ -44,12 +44,15 @@ const row = buildScenarios(manifest, 32, 10_000).find((s) => s.id === 'jobs-sear
 const work = new Map<string, [string, ReturnType<typeof jobFilters>]>();
 for (const path of row?.paths ?? []) {
   const p = new URL(path, 'http://bench').searchParams;
-  const filters = jobFilters({
-    role_category: (p.get('role_category') ?? undefined) as never,
-    client_facing: p.get('client_facing') === 'true' ? true : undefined,
-    location: p.get('location') ?? undefined,
-    remote_only: p.get('remote_only') === 'true' ? true : undefined,
-  });
+  const filters = jobFilters(
+    {
+      role_category: (p.get('role_category') ?? undefined) as never,
+      client_facing: p.get('client_facing') === 'true' ? true : undefined,
+      location: p.get('location') ?? undefined,
+      remote_only: p.get('remote_only') === 'true' ? true : undefined,
+    },
+    Date.now(),
+  );
   const q = p.get('search') as string;
   work.set(`${q}\u0000${JSON.stringify(filters)}`, [q, filters]);
 }

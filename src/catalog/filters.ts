@@ -41,7 +41,7 @@ class Builder implements SqlTarget {
 interface Declared<V = unknown> {
   readonly key: string;
   readonly params: Readonly<Record<string, TSchema>>;
-  parse(q: Query): V | undefined;
+  parse(q: Query, nowMs: number): V | undefined;
   sql(value: V, to: SqlTarget): string;
 }
 
@@ -60,10 +60,10 @@ export function* activeFilters<D extends Declared>(
 const JOBS = JOB_FILTERS as unknown as readonly (Declared & (typeof JOB_FILTERS)[number])[];
 const COMPANIES = COMPANY_FILTERS as unknown as readonly (Declared & (typeof COMPANY_FILTERS)[number])[];
 
-function parseWith<F>(list: readonly Declared[], q: Query): F {
+function parseWith<F>(list: readonly Declared[], q: Query, nowMs: number): F {
   const out: Record<string, unknown> = {};
   for (const d of list) {
-    const v = d.parse(q);
+    const v = d.parse(q, nowMs);
     if (v !== undefined) out[d.key] = v;
   }
   return out as F;
@@ -79,9 +79,12 @@ export const companyFilterParams = () => paramsOf(COMPANIES);
 /** The parameters of the filters that narrow the listing (delta sync, which changes what is listed, left out). */
 export const jobNarrowingParams = () => paramsOf(JOBS.filter((d) => d.delta !== true));
 
-/** A validated GET /jobs query -> its filters. Bad values throw badRequest naming the parameter. */
-export const parseJobFilters = (q: Query): JobFilters => parseWith<JobFilters>(JOBS, q);
-export const parseCompanyFilters = (q: Query): CompanyFilters => parseWith<CompanyFilters>(COMPANIES, q);
+/**
+ * A validated GET /jobs query -> its filters, at `nowMs` (the injected clock: max_age_days counts back from its
+ * day). Bad values throw badRequest naming the parameter.
+ */
+export const parseJobFilters = (q: Query, nowMs: number): JobFilters => parseWith<JobFilters>(JOBS, q, nowMs);
+export const parseCompanyFilters = (q: Query): CompanyFilters => parseWith<CompanyFilters>(COMPANIES, q, 0);
 
 /** Whether a declared filter that changes what is listed (closed jobs, change order) is set. */
 export function isDelta(filters: JobFilters): boolean {

@@ -31,6 +31,11 @@ export interface CatalogServiceOptions {
 export class CatalogService {
   constructor(private readonly opts: CatalogServiceOptions) {}
 
+  /** The injected clock (what "today" and max_age_days count from). */
+  now(): number {
+    return this.opts.now();
+  }
+
   async listJobs(
     filters: JobFilters,
     search: string | undefined,

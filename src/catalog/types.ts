@@ -61,6 +61,16 @@ export interface JobDetail extends Omit<JobListItem, 'company'> {
   source: string;
   firstSeenAt: string;
   lastSeenAt: string;
+  /** The board's own publication date; null when the vendor gives none (postedAt is then firstSeenAt). */
+  boardPostedAt: string | null;
+  /** The board's own date of the posting's last edit; null when the vendor gives none. */
+  boardUpdatedAt: string | null;
+  /** Whole days from postedAt to lastSeenAt: how long the opening has been (or was) listed. */
+  openDays: number;
+  /** How many times the opening was closed and posted again under a new id. */
+  reposts: number;
+  /** The closed posting this one reposts (its job id), or null. */
+  repostOf: string | null;
   active: boolean;
   sample: boolean;
   /** The role category and the classification rule that decided it (null for rows written before rules were kept). */

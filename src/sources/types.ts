@@ -50,7 +50,13 @@ export interface NormalizedPosting {
   /** true when remote is stated, false when on-site/hybrid is stated, null when unknown. */
   remote: boolean | null;
   department: string | null;
+  /**
+   * When the board says the posting was first published (Greenhouse `first_published`, Lever `createdAt`, Ashby
+   * `publishedAt`, ...: see docs/catalog.md); null when the vendor gives no such date.
+   */
   postedAt: Date | null;
+  /** When the board says the posting was last edited (Greenhouse and Recruitee `updated_at`); absent otherwise. */
+  updatedAt?: Date | null;
   /** Human-facing posting URL. */
   url: string;
   /** Description as clean text (HTML removed, entities decoded, paragraphs separated by blank lines). */

@@ -50,6 +50,7 @@ export const PARAM_LABELS: Record<string, string> = {
   department: 'Departments (comma-separated)',
   posted_since: 'Posted on or after',
   posted_before: 'Posted before',
+  max_age_days: 'First posted at most this many days ago',
   salary_min: 'Salary at least (per year)',
   salary_currency: 'Salary currency (e.g. USD)',
   category: 'Company category',

@@ -5,8 +5,8 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany, addJobs } from './fixtures.js';
 
 /**
- * Filters of GET /jobs declared in src/catalog/fields/job-filters.ts alone: department and posted_since /
- * posted_before. Through HTTP (served by the in-memory replica) and against the SQL listing, with totals on
+ * Filters of GET /jobs declared in src/catalog/fields/job-filters.ts alone: department, posted_since /
+ * posted_before and max_age_days. Through HTTP (served by the in-memory replica) and against the SQL listing, with totals on
  * pages short of the end (the count tables cannot serve these filters, so the total must be counted).
  */
 
@@ -114,6 +114,57 @@ describe('posted_since / posted_before', () => {
   });
 });
 
+describe('max_age_days', () => {
+  it('lists jobs first posted on the last N whole UTC days, today counted as 0, with their totals', async () => {
+    // The clock reads 12:00 UTC: 1-3 hours ago is today, 26 and 30 yesterday, 50 the day before.
+    expect(await titles('max_age_days=0')).toEqual([
+      'Account Executive',
+      'Customer Success Manager',
+      'Sales Engineer',
+    ]);
+    expect(await titles('max_age_days=1')).toEqual([
+      'Account Executive',
+      'Backend Engineer',
+      'Customer Success Manager',
+      'Sales Engineer',
+      'Support Engineer',
+    ]);
+    expect((await titles('max_age_days=2')).length).toBe(6);
+    expect((await titles('max_age_days=36500')).length).toBe(6);
+    // With the other filters: a page short of the end counts its total.
+    expect((await list('max_age_days=1&limit=1')).meta.total).toBe(5);
+    expect((await list('max_age_days=1&department=sales&limit=1')).meta.total).toBe(2);
+    const before = new Date(t.clock.now() - 3 * HOUR).toISOString();
+    expect(await titles(`max_age_days=1&posted_before=${before}`)).toEqual([
+      'Backend Engineer',
+      'Support Engineer',
+    ]);
+  });
+
+  it('counts back from the injected clock, the same URL answered anew on the next day', async () => {
+    expect(await titles('max_age_days=0&department=sales')).toEqual(['Account Executive', 'Sales Engineer']);
+    t.clock.advance(24 * HOUR);
+    try {
+      expect(await titles('max_age_days=0&department=sales')).toEqual([]);
+      expect(await titles('max_age_days=1&department=sales')).toEqual([
+        'Account Executive',
+        'Sales Engineer',
+      ]);
+    } finally {
+      t.clock.advance(-24 * HOUR);
+    }
+  });
+
+  it('answers a bad value with a 400 naming the parameter', async () => {
+    for (const value of ['-1', '1.5', 'week', '36501', '']) {
+      const res = await t.get(`/api/v1/jobs?max_age_days=${value}`);
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json().error.code).toBe('BAD_REQUEST');
+      expect(res.json().error.message).toContain('max_age_days');
+    }
+  });
+});
+
 describe('replica and SQL agree', () => {
   it('lists the same pages and totals for the new filters', async () => {
     const now = t.clock.now();
@@ -121,6 +172,7 @@ describe('replica and SQL agree', () => {
       { department: ['sales'] },
       { department: ['customer success', 'engineering'] },
       { posted: { since: { us: (now - 27 * HOUR) * 1000, sql: new Date(now - 27 * HOUR).toISOString() } } },
+      { maxAge: { sinceUs: (Math.floor(now / (24 * HOUR)) - 1) * 24 * HOUR * 1000 } },
     ];
     for (const filters of cases) {
       const viaHttp = await t.deps.catalog.listJobs(filters, undefined, { limit: 2, offset: 1 });

@@ -48,7 +48,7 @@ async function select(query: Record<string, string | number | boolean>): Promise
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json() as { data: { title: string }[]; meta: { total: number } };
   const viaHttp: [string[], number] = [body.data.map((j) => j.title).sort(), body.meta.total];
-  const filters = parseJobFilters(query);
+  const filters = parseJobFilters(query, t.clock.now());
   const all = await listJobs(t.deps.db, filters, { limit: 50, offset: 0 });
   const first = await listJobs(t.deps.db, filters, { limit: 1, offset: 0 });
   expect(first.items.map((j) => j.title)).toEqual(all.items.slice(0, 1).map((j) => j.title));

@@ -565,6 +565,7 @@ describe('HTTP behaviour of catalog reads', () => {
         'facets',
         'limit',
         'location',
+        'max_age_days',
         'page',
         'posted_before',
         'posted_since',

@@ -75,7 +75,7 @@ async function countedBy(query: Record<string, string | number | boolean>): Prom
         [COUNT_TABLES],
       );
     const before = await scans();
-    const { total } = await listJobs(tx, parseJobFilters(query), { limit: 1, offset: 0 });
+    const { total } = await listJobs(tx, parseJobFilters(query, t.clock.now()), { limit: 1, offset: 0 });
     const after = await scans();
     return [total, after.filter((s, i) => s.n > before[i]!.n).map((s) => s.name)];
   });
@@ -151,7 +151,7 @@ const titles = async (query: string): Promise<string[]> => {
 
 /** Titles the SQL listing selects (the database as it is now). */
 const inDatabase = async (query: Record<string, string | number | boolean>): Promise<string[]> =>
-  (await listJobs(t.deps.db, parseJobFilters(query), { limit: 50, offset: 0 })).items
+  (await listJobs(t.deps.db, parseJobFilters(query, t.clock.now()), { limit: 50, offset: 0 })).items
     .map((j) => j.title)
     .sort();
 

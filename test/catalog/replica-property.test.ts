@@ -42,6 +42,8 @@ const job = fc.record({
   // Few distinct minutes (ties) and microseconds inside one millisecond.
   minute: fc.nat({ max: 5 }),
   micros: fc.constantFrom(0, 1, 999),
+  // Whole days before BASE's day, most on it (max_age_days counts whole UTC days back from the clock's).
+  days: fc.constantFrom(0, 0, 0, 1, 2, 40),
   title: fc.subarray(WORDS, { minLength: 1, maxLength: 3 }),
   active: fc.boolean(),
   pay: fc.option(
@@ -72,6 +74,7 @@ const PARAMS = {
   ),
   posted_since: fc.nat({ max: 6 }).map(iso),
   posted_before: fc.nat({ max: 6 }).map(iso),
+  max_age_days: fc.constantFrom(0, 1, 2, 39, 40, 36_500),
   salary_min: fc.constantFrom(0, 100_000, 150_000, 156_000),
   salary_currency: fc.constantFrom('usd', 'EUR'),
   // Rows are written now, long after BASE: the last one admits nothing that was not changed since.
@@ -111,7 +114,8 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
       await tx.query(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
            role_category, url, posted_at, active, salary_min, salary_max, salary_currency, salary_period, salary_source)
-         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10::timestamptz + make_interval(secs => $11), $12,
+         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9,
+                 $10::timestamptz + make_interval(days => -$16::int, secs => $11), $12,
                  $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END)`,
         [
           c.id,
@@ -129,6 +133,7 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
           j.pay?.max ?? null,
           j.pay?.currency ?? null,
           j.pay?.period ?? null,
+          j.days,
         ],
       );
     }
@@ -183,7 +188,7 @@ describe('replica and SQL read models', () => {
             [{} as Record<string, unknown>, p0, jobFacetNames()] as const,
           ]) {
             const label = JSON.stringify({ q, p, names });
-            const filters = parseJobFilters(q);
+            const filters = parseJobFilters(q, BASE);
             const viaSql = await sql.listJobs(filters, p);
             expect(await replica.listJobs(filters, p), label).toEqual(viaSql);
             if (replicaServes(filters)) expect(await listing.list(filters, p), label).toEqual(viaSql);

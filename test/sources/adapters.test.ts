@@ -66,6 +66,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       remote: true,
       department: 'Deployment',
       postedAt: new Date('2026-09-02T19:01:11Z'),
+      updatedAt: new Date('2026-10-14T14:55:28Z'),
       url: 'https://job-boards.greenhouse.io/vaulttec/jobs/4012345007',
       descriptionText:
         "Vault-Tec builds AI for critical infrastructure.\n\n### What you'll do\n\n- Deploy models in customer environments\n- Write production code & own outcomes\n\nSalary: $180,000 – $220,000",
@@ -74,7 +75,9 @@ describe('recorded fixtures normalise to the posting shape', () => {
     expect(general?.requisitionId).toBeNull();
     expect(sa?.department).toBe('Sales; Solutions');
     expect(sa?.remote).toBeNull();
-    expect(sa?.postedAt).toEqual(new Date('2026-11-01T08:00:00Z'));
+    // No first_published: the board gives no posted date (updated_at moves on every edit).
+    expect(sa?.postedAt).toBeNull();
+    expect(sa?.updatedAt).toEqual(new Date('2026-11-01T08:00:00Z'));
     expect(sa?.url).toBe('https://vault-tec.com/careers?gh_jid=4012345008');
     expect(general?.location).toBe('New York, NY, United States');
     expect(general?.descriptionText).toBe('');
@@ -148,6 +151,7 @@ describe('recorded fixtures normalise to the posting shape', () => {
       remote: false,
       department: 'Customer Success',
       postedAt: new Date('2026-08-10T10:00:00Z'),
+      updatedAt: new Date('2026-08-11T09:00:00Z'),
       url: 'https://acme.recruitee.com/o/technical-account-manager',
       descriptionText: 'Be the trusted technical advisor.\n\n- 5 years in SaaS',
       salary: { currency: 'EUR', min: 60000, max: 80000, interval: 'year', text: null },

@@ -13,6 +13,10 @@ export interface FakePosting {
   descriptionHtml?: string;
   /** ISO timestamp. */
   postedAt?: string;
+  /** ISO timestamp of the last edit, where the vendor states one (default: postedAt). */
+  updatedAt?: string;
+  /** The employer's requisition id where the vendor states one (default `R-<id>`; null: none stated). */
+  requisitionId?: string | null;
   salary?: { min: number; max: number; currency: string };
   /** The posting's URL as the vendor sends it (a hostile board's, say); the vendor's usual one when absent. */
   url?: string;
@@ -29,9 +33,9 @@ export function greenhouseJob(token: string, p: FakePosting) {
     id: numericId(p.id),
     internal_job_id: 1000 + Number.parseInt(p.id, 10) || null,
     title: p.title,
-    updated_at: posted(p).replace('Z', '-05:00'),
+    updated_at: (p.updatedAt ?? posted(p)).replace('Z', '-05:00'),
     first_published: posted(p),
-    requisition_id: `R-${p.id}`,
+    requisition_id: p.requisitionId === undefined ? `R-${p.id}` : p.requisitionId,
     location: { name: p.remote ? `Remote - ${p.location ?? 'US'}` : (p.location ?? '') },
     absolute_url: p.url ?? `https://job-boards.greenhouse.io/${token}/jobs/${p.id}`,
     language: 'en',

@@ -96,8 +96,11 @@ export interface JobFilterDecl<K extends string, V> {
   readonly key: K;
   /** Query parameters this filter reads: each an optional TypeBox schema with description and example. */
   readonly params: Readonly<Record<string, TSchema>>;
-  /** The validated query -> the filter's value (undefined: not filtering). Bad input throws badRequest. */
-  parse(q: Query): V | undefined;
+  /**
+   * The validated query -> the filter's value (undefined: not filtering). Bad input throws badRequest. `nowMs`:
+   * the injected clock, for filters relative to the present.
+   */
+  parse(q: Query, nowMs: number): V | undefined;
   /** A boolean SQL condition over `jobs` aliased `to.alias`. */
   sql(value: V, to: SqlTarget): string;
   /** How the replica applies it; null: the replica cannot, and listings and searches with it go to SQL. */
@@ -149,6 +152,6 @@ export const jobFilter = <K extends string, V>(d: JobFilterDecl<K, V>): JobFilte
 export const companyFilter = <K extends string, V>(d: CompanyFilterDecl<K, V>): CompanyFilterDecl<K, V> => d;
 
 /** The filters object a list of declarations describes: each key optional, holding its parsed value. */
-export type FiltersOf<L extends readonly { key: string; parse(q: Query): unknown }[]> = {
+export type FiltersOf<L extends readonly { key: string; parse(q: Query, nowMs: number): unknown }[]> = {
   [D in L[number] as D['key']]?: Exclude<ReturnType<D['parse']>, undefined>;
 };

@@ -241,6 +241,39 @@ const posted = jobFilter({
   memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
 });
 
+/** The most days max_age_days takes (a century: any older posting is listed without it). */
+const MAX_AGE_DAYS = 36_500;
+
+/**
+ * max_age_days: jobs whose postedAt (the first date of the opening, reposts included) falls on one of the last N
+ * UTC days before today, or today: at or after 00:00 UTC N days before the clock's day. Whole days keep the
+ * answer the same all day (one memo entry, one count over job_day_counts with no partial day).
+ */
+const maxAge = jobFilter({
+  key: 'maxAge',
+  facet: 'max_age_days',
+  params: {
+    max_age_days: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_AGE_DAYS,
+        description:
+          'Only jobs first posted at most this many days ago (whole UTC days: 0 is today, 30 is since 00:00 UTC 30 ' +
+          'days before today). A repost keeps its first date. E.g. 30',
+      }),
+    ),
+  },
+  parse: (q, nowMs) =>
+    q.max_age_days === undefined
+      ? undefined
+      : { sinceUs: (Math.floor(nowMs / 86_400_000) - (q.max_age_days as number)) * DAY_US },
+  sql: (v, to) => `${to.alias}.posted_at >= ${to.param(midnight(v.sinceUs))}::timestamptz`,
+  counts: (v, to) => `day >= ${to.param(midnight(v.sinceUs).slice(0, 10))}::date`,
+  countTable: 'job_day_counts',
+  replica: { mask: (v, m) => m.postedWithin(v.sinceUs, Number.POSITIVE_INFINITY) },
+  memoKey: (v) => v.sinceUs,
+});
+
 /**
  * salary_min (with salary_currency, default USD): jobs whose stated pay reaches at least this much a year, in that
  * currency. The top of the range counts, annualised (ANNUAL_PAY_SQL); jobs stating no pay, or pay in another
@@ -354,6 +387,7 @@ export const JOB_FILTERS = [
   remoteOnly,
   department,
   posted,
+  maxAge,
   salary,
   updatedSince,
 ] as const;

@@ -130,6 +130,11 @@ export async function jobsByIds(db: Queryable, ids: readonly string[]): Promise<
   });
 }
 
+const DAY_US = 86_400_000_000;
+/** Whole days from a posting's first date to its last sighting open (never negative). */
+const openDays = (postedAtUs: number, lastSeenAtUs: number): number =>
+  Math.max(0, Math.floor((lastSeenAtUs - postedAtUs) / DAY_US));
+
 /** A job's company as its detail shows it. */
 export type JobCompany = JobDetail['company'];
 
@@ -148,6 +153,10 @@ export interface JobDetailDoc {
   source: string;
   firstSeenAtUs: number;
   lastSeenAtUs: number;
+  boardPostedAtUs: number | null;
+  boardUpdatedAtUs: number | null;
+  reposts: number;
+  repostOf: string | null;
   active: boolean;
   sample: boolean;
   classificationRule: string | null;
@@ -164,7 +173,9 @@ const jobDetailSql = (
     'salary', CASE WHEN j.salary_source IS NOT NULL THEN json_build_object('min', j.salary_min,
       'max', j.salary_max, 'currency', j.salary_currency, 'period', j.salary_period, 'source', j.salary_source)
     END, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
-    'lastSeenAtUs', ${micros('j.last_seen_at')}, 'active', j.active, 'sample', j.is_sample,
+    'lastSeenAtUs', ${micros('j.last_seen_at')}, 'boardPostedAtUs', ${micros('j.board_posted_at')},
+    'boardUpdatedAtUs', ${micros('j.board_updated_at')}, 'reposts', j.reposts, 'repostOf', j.reposted_from,
+    'active', j.active, 'sample', j.is_sample,
     'classificationRule', j.classification_rule, 'companyId', j.company_id${
       withCompany
         ? `, 'company', json_build_object('id', c.id, 'name', c.name, 'slug', c.slug, 'domain', c.domain,
@@ -276,6 +287,11 @@ export async function getJob(
     source: d.source,
     firstSeenAt: isoFromMicros(d.firstSeenAtUs),
     lastSeenAt: isoFromMicros(d.lastSeenAtUs),
+    boardPostedAt: d.boardPostedAtUs === null ? null : isoFromMicros(d.boardPostedAtUs),
+    boardUpdatedAt: d.boardUpdatedAtUs === null ? null : isoFromMicros(d.boardUpdatedAtUs),
+    openDays: openDays(d.postedAtUs, d.lastSeenAtUs),
+    reposts: d.reposts,
+    repostOf: d.repostOf,
     active: d.active,
     sample: d.sample,
     classification: { category: d.roleCategory, rule: d.classificationRule },

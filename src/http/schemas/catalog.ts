@@ -127,6 +127,33 @@ export const JobDetailSchema = Type.Object(
     source: Type.String({ description: 'Where the posting was collected: a job-board vendor, or sample' }),
     firstSeenAt: Timestamp('When the catalog first saw the posting'),
     lastSeenAt: Timestamp('When the catalog last saw the posting open'),
+    boardPostedAt: Nullable(
+      Timestamp(
+        'When the job board says the posting was first published (Greenhouse first_published, Lever createdAt, ' +
+          'Ashby publishedAt, ...); null when the vendor gives no such date, and postedAt is then firstSeenAt',
+      ),
+    ),
+    boardUpdatedAt: Nullable(
+      Timestamp(
+        'When the job board says the posting was last edited; null when the vendor gives no such date',
+      ),
+    ),
+    openDays: Type.Integer({
+      minimum: 0,
+      description:
+        'Whole days from postedAt to lastSeenAt: how long the opening has been listed (or was, once closed)',
+      examples: [12],
+    }),
+    reposts: Type.Integer({
+      minimum: 0,
+      description:
+        'How many times the opening was closed and posted again under a new id (postedAt and firstSeenAt are ' +
+        'then the first posting’s)',
+      examples: [0],
+    }),
+    repostOf: Nullable(
+      Type.String({ format: 'uuid', description: 'The id of the closed posting this one reposts, or null' }),
+    ),
     active: Type.Boolean({
       description: 'false once the posting has closed; such jobs are no longer listed',
     }),

@@ -11,8 +11,8 @@ import type { Queryable } from '../../db/port.js';
  * Boards recorded at the same instant are ordered by id: arbitrary, but stable from one scrape to the next.
  */
 
-/** Title or place → lower-case words separated by single spaces. */
-const norm = (expr: string) => `btrim(lower(regexp_replace(${expr}, '[^[:alnum:]]+', ' ', 'g')))`;
+/** Title or place → lower-case words separated by single spaces (reposts.ts compares the same keys). */
+export const norm = (expr: string) => `btrim(lower(regexp_replace(${expr}, '[^[:alnum:]]+', ' ', 'g')))`;
 const TITLE_KEY = norm('j.title');
 const PLACE_KEY = norm(`split_part(split_part(j.location, ';', 1), ',', 1)`);
 

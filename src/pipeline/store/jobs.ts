@@ -2,12 +2,14 @@ import type { RoleCategory } from '../../catalog/types.js';
 import type { Queryable } from '../../db/port.js';
 import { type PostingFields, postingFields } from '../../sources/normalize/fields.js';
 import type { KnownPosting, NormalizedPosting, Provider } from '../../sources/types.js';
+import { linkReposts } from './reposts.js';
 
 /**
  * Job writes of a scrape. Idempotent by construction: postings upsert on (company, source, external id), so a
  * step re-run after a crash rewrites the same rows instead of adding new ones; postings missing from the
  * board's current listing are deactivated, never deleted (a posting that comes back is re-activated and keeps
- * its first-seen time, which is what `newToday` counts).
+ * its first-seen time, which is what `newToday` counts). A posting that comes back under a new id is linked to
+ * its closed earlier self and keeps its first dates (reposts.ts).
  */
 
 export interface ClassifiedPosting extends NormalizedPosting {
@@ -51,18 +53,19 @@ function salaryText(p: NormalizedPosting): string | null {
 const UPSERT_POSTINGS = `WITH incoming AS (
      SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
                           $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
-                          $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+                          $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
+                          $23::timestamptz[])
        AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
             salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
-            requisition_id)
+            requisition_id, board_updated_at)
    )
    INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                      role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
                      created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
-                     salary_source, classification_rule, requisition_id)
+                     salary_source, classification_rule, requisition_id, board_posted_at, board_updated_at)
    SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
           COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
-          salary_period, salary_source, classification_rule, requisition_id
+          salary_period, salary_source, classification_rule, requisition_id, posted_at, board_updated_at
    FROM incoming
    ON CONFLICT (company_id, source, external_id) DO UPDATE SET
      title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
@@ -74,6 +77,9 @@ const UPSERT_POSTINGS = `WITH incoming AS (
      salary_source = EXCLUDED.salary_source,
      last_seen_at = EXCLUDED.last_seen_at, active = true, board_id = EXCLUDED.board_id,
      requisition_id = EXCLUDED.requisition_id,
+     -- The posted date as first read: Workday's relative "Posted 3 Days Ago" would move it on every scrape.
+     board_posted_at = COALESCE(j.board_posted_at, EXCLUDED.board_posted_at),
+     board_updated_at = EXCLUDED.board_updated_at,
      updated_at = CASE
        WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
              j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
@@ -104,7 +110,7 @@ function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: 
     unique.map((p) => p.url),
     unique.map((p) => p.descriptionText),
     unique.map(salaryText),
-    unique.map((p) => (p.postedAt && !Number.isNaN(p.postedAt.getTime()) ? p.postedAt : null)),
+    unique.map((p) => validDate(p.postedAt)),
     pay('min'),
     pay('max'),
     pay('currency'),
@@ -112,14 +118,18 @@ function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: 
     pay('source'),
     unique.map((p) => p.classificationRule),
     unique.map((p) => cut(p.requisitionId, 200)),
+    unique.map((p) => validDate(p.updatedAt)),
   ];
 }
+
+const validDate = (d: Date | null | undefined): Date | null => (d && !Number.isNaN(d.getTime()) ? d : null);
 
 export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: number): Promise<WriteCounts> {
   const now = new Date(nowMs);
   // A board listing the same id twice would make ON CONFLICT touch one row twice (an error): last one wins.
   const unique = [...new Map(w.postings.map((p) => [p.externalId, p])).values()];
   const counts: WriteCounts = { inserted: 0, updated: 0, deactivated: 0, changedIds: [] };
+  const inserted: string[] = [];
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, an empty upsert writes nothing
   if (unique.length > 0) {
     const rows = await tx.query<{ id: string; inserted: boolean; changed: boolean }>(
@@ -127,6 +137,7 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
       upsertParams(w, unique, now),
     );
     for (const r of rows) {
+      if (r.inserted) inserted.push(r.id);
       if (r.inserted) counts.inserted++;
       else if (r.changed) counts.updated++;
       if (r.inserted || r.changed) counts.changedIds.push(r.id);
@@ -138,6 +149,8 @@ export async function writeBoardPostings(tx: Queryable, w: BoardWrite, nowMs: nu
     [w.boardId, unique.map((p) => cut(p.externalId, 200)), now],
   );
   counts.deactivated = gone.length;
+  // After the closes: a posting replaced under a new id in this very listing is closed by now.
+  await linkReposts(tx, w.companyId, inserted, nowMs);
   return counts;
 }
 

@@ -23,6 +23,7 @@ const Offer = Type.Object({
   on_site: OptBool,
   published_at: OptStr,
   created_at: OptStr,
+  updated_at: OptStr,
   description: OptStr,
   requirements: OptStr,
   salary: Nullable(
@@ -77,6 +78,7 @@ export const recruitee: SourceAdapter = {
           remote: o.remote === true ? true : o.on_site === true || o.hybrid === true ? false : null,
           department: nonEmpty(o.department),
           postedAt: parseDate(o.published_at) ?? parseDate(o.created_at),
+          updatedAt: parseDate(o.updated_at),
           url: o.careers_url,
           descriptionText: [descriptionFromHtml(o.description), descriptionFromHtml(o.requirements)]
             .filter((t) => t.length > 0)

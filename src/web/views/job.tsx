@@ -2,7 +2,7 @@ import type { JobDetail } from '../../catalog/types.js';
 import { isWebUrl } from '../../net/web-url.js';
 import { TimeAgo } from '../components/time-ago.js';
 import type { PageContext } from '../context.js';
-import { ROLE_LABELS, salaryText } from '../format.js';
+import { plural, ROLE_LABELS, salaryText } from '../format.js';
 import { jobPostingLd } from '../job-posting.js';
 import { Layout } from '../layout.js';
 import { renderMarkdown } from '../markdown.js';
@@ -40,6 +40,14 @@ function Facts(props: { job: JobDetail; nowMs: number }) {
       <dd>
         <TimeAgo iso={job.postedAt} nowMs={props.nowMs} />
       </dd>
+      <dt>Listed for</dt>
+      <dd>{plural(job.openDays, 'day')}</dd>
+      {job.reposts > 0 ? (
+        <>
+          <dt>Posted again</dt>
+          <dd>{`${plural(job.reposts, 'time')} under a new id (first posted date kept)`}</dd>
+        </>
+      ) : null}
     </dl>
   );
 }

@@ -47,7 +47,7 @@ export function jobFeedRoute(app: App, catalog: CatalogService, now: () => numbe
     async (request, reply) => {
       const page = pageRequest(request.caller.policy, 'jobs', request.query, 20);
       const result = await catalog.listJobs(
-        jobFilters(request.query),
+        jobFilters(request.query, now()),
         optionalText(request.query.search),
         page,
       );

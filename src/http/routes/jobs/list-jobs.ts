@@ -55,7 +55,7 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
     },
     async (request) => {
       const page = pageRequest(request.caller.policy, 'jobs', request.query, 20);
-      const filters = jobFilters(request.query);
+      const filters = jobFilters(request.query, catalog.now());
       const facets = parseJobFacets(request.query.facets);
       const explain = request.query.explain === true;
       if (explain && !request.caller.policy.explain) {

@@ -14,7 +14,7 @@ const ROLE_FILTER = JOB_FILTERS.find((d) => d.key === 'roleCategories') as Extra
 >;
 export const roleParams = () => ROLE_FILTER.params;
 /** The categories a query asks for: role_category and/or client_facing; undefined when it names none. */
-export const askedCategories = (q: Query): string[] | undefined => ROLE_FILTER.parse(q);
+export const askedCategories = (q: Query): string[] | undefined => ROLE_FILTER.parse(q, 0);
 /** The asked categories, or every category. */
 export const categoriesOrAll = (q: Query): string[] => askedCategories(q) ?? [...ROLE_CATEGORIES];
 

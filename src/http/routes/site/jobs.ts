@@ -32,7 +32,7 @@ export function jobsPage(app: App, catalog: CatalogService, site: Site): void {
     const slice = pageRequest(policy, 'jobs', { page: query.page ?? 1 }, PAGE_SIZE);
     const search = optionalText(query.search);
     // The role category choices show how many jobs each would list with the other filters kept.
-    const result = await catalog.listJobs(parseJobFilters(query), search, slice, {
+    const result = await catalog.listJobs(parseJobFilters(query, catalog.now()), search, slice, {
       facets: ['role_category'],
     });
     const values = formValues(query, NAMES);

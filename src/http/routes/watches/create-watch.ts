@@ -27,8 +27,9 @@ export function createWatchRoute(app: App, watches: WatchService): void {
     async (request, reply) => {
       const body = request.body as Static<typeof CreateWatchBody>;
       const filters = (body.filters ?? {}) as WatchFilters;
-      // Validated as the listing validates them, so a watch never stores a filter GET /jobs would refuse.
-      jobFilters(filters);
+      // Validated as the listing validates them, so a watch never stores a filter GET /jobs would refuse (the
+      // instant only places max_age_days, which is resolved again at each match).
+      jobFilters(filters, 0);
       const watch = await watches.create(request.caller.tokenId ?? '', {
         filters,
         search: body.search?.trim() || null,
