@@ -89,6 +89,6 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
 
   await registerDocs(app);
   await registerRoutes(app, deps, API_PREFIX, site);
-  await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret));
+  await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret, guard.charge));
   return app;
 }

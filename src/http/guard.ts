@@ -52,6 +52,13 @@ export interface Guard {
    * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
    */
   admitAnonymous: ((ip: string, page: boolean) => RateLimitHeaders | undefined) | undefined;
+  /**
+   * Counts `extra` more requests against the budget that admitted this one (a JSON-RPC batch on POST /mcp is as
+   * many requests as it has messages). Refused whole with 429 when the window has not room for all of them, before
+   * any is counted; the rate-limit headers then show what is left. A request no budget counted (exempt, internal)
+   * is not charged.
+   */
+  charge(request: FastifyRequest, reply: FastifyReply, extra: number, done: (err?: Error) => void): void;
 }
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
@@ -117,6 +124,7 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
     }
     const key = caller.tokenId ? `token:${caller.tokenId}` : `ip:${request.ip}`;
     const admitted = (d: RateDecision) => {
+      request.rateDecision = d;
       reply.headers(limiter.headers(caller, d));
       if (d.allowed) authorize(reply, config, caller, done);
       else limiter.refuseOver(reply, caller.policy.limitDescription, d);
@@ -125,8 +133,32 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
   };
 }
 
+/** Guard.charge: `extra` more hits on the caller's key, one after another, refused whole when they cannot fit. */
+function charger(limiter: Limiter): Guard['charge'] {
+  return (request, reply, extra, done) => {
+    const first = request.rateDecision;
+    if (first === null || extra <= 0) return done();
+    const caller = request.caller;
+    const key = caller.tokenId ? `token:${caller.tokenId}` : `ip:${request.ip}`;
+    const refuse = (d: RateDecision) => {
+      reply.headers(limiter.headers(caller, d));
+      limiter.refuseOver(reply, `${caller.policy.limitDescription} (each message of a batch counts)`, d);
+    };
+    if (first.remaining < extra) return refuse({ ...first, allowed: false });
+    let left = extra;
+    const next = (d: RateDecision) => {
+      if (!d.allowed) return refuse(d);
+      reply.headers(limiter.headers(caller, d));
+      if (--left > 0) limiter.decide(request, key, caller.policy, caller.tier, next, done);
+      else done();
+    };
+    limiter.decide(request, key, caller.policy, caller.tier, next, done);
+  };
+}
+
 export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('rateDecision', null);
   const anonymous = anonymousCaller(opts.tiers);
   const limiter: Limiter = rateLimiter(opts);
   const metrics: MetricsAccess = metricsAccess(opts.metricsToken);
@@ -170,6 +202,7 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
 
   return {
     hook: guard,
+    charge: charger(limiter),
     admitAnonymous:
       opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
   };
