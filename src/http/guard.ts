@@ -165,9 +165,13 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   const refuse = refuser(opts, limiter, anonymous);
   const admit = admitter(opts, limiter);
 
-  /** /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. */
+  /**
+   * /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. The address is
+   * request.ip: with TRUST_PROXY, the client the trusted proxy forwarded for, so a public client reaching the
+   * service through a local proxy is not taken for a loopback one.
+   */
   function guardMetrics(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-    const verdict = metrics.check(request.headers.authorization, request.socket.remoteAddress);
+    const verdict = metrics.check(request.headers.authorization, request.ip);
     request.caller = anonymous;
     if (verdict.ok) done();
     else if (verdict.refused === 'guess') refuse(request, reply, verdict.message, done);
