@@ -6,7 +6,7 @@ import { registerContentTypes } from './http/content-types.js';
 import { registerCors } from './http/cors.js';
 import { DeferredCompiles } from './http/deferred-compiles.js';
 import { registerDocs } from './http/docs.js';
-import { type EarlyHits, installEarlyHits } from './http/early-hits.js';
+import { type EarlySlot, installEarlyHits } from './http/early-hits.js';
 import { registerErrorHandling, registerPageErrors } from './http/error-handler.js';
 import { registerGuard } from './http/guard.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
@@ -39,7 +39,7 @@ export interface AppOptions {
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
   const compiles = new DeferredCompiles();
   const internalSecret = internalCallSecret();
-  const early: { hits: EarlyHits | undefined } = { hits: undefined };
+  const early: EarlySlot = { hits: undefined };
   const slot: GuardSlot = { hook: undefined, routeConfigFor: undefined };
   const app: App = Fastify(
     serverOptions({ config: deps.config, logger: opts.logger ?? false, compiles, early, slot }),
@@ -67,6 +67,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     internal: { header: INTERNAL_CALL_HEADER, value: internalSecret },
   });
   slot.hook = guard.hook;
+  early.refusalHeaders = guard.parserRefusalHeaders;
   const seriesOf = registerRequestMetrics(app, deps.metrics);
   registerMethodNotAllowed(app);
   slot.routeConfigFor = (method, path) => app.routeConfigFor(method, path);

@@ -59,6 +59,11 @@ export interface Guard {
    * is not charged.
    */
   charge(request: FastifyRequest, reply: FastifyReply, extra: number, done: (err?: Error) => void): void;
+  /**
+   * The tier and rate-limit headers of a request Node's parser refused (431, 408, 400), which no hook sees: the
+   * anonymous tier, no header having been read, and the IP's anonymous budget with this request counted.
+   */
+  parserRefusalHeaders(ip: string): Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
@@ -204,9 +209,26 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   };
   app.addHook('onRequest', guard);
 
+  const tierOnly = {
+    'x-api-tier': anonymous.tier,
+    'x-ratelimit-limit': String(anonymous.policy.requestsPerWindow),
+  };
+  const refusalHeaders = (d: RateDecision) => ({
+    'x-api-tier': anonymous.tier,
+    ...limiter.headers(anonymous, d),
+  });
   return {
     hook: guard,
     charge: charger(limiter),
+    parserRefusalHeaders: (ip) => {
+      const budget = anonymous.policy;
+      try {
+        const d = opts.rateLimits.hit(`ip:${ip}`, budget.requestsPerWindow, budget.windowMs, opts.now());
+        return d instanceof Promise ? d.then(refusalHeaders, () => tierOnly) : refusalHeaders(d);
+      } catch {
+        return tierOnly;
+      }
+    },
     admitAnonymous:
       opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
   };
