@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.js';
 import { registerCompression } from './http/caching/compression.js';
-import { type EarlyHits, installEarlyHits } from './http/caching/early-hits.js';
+import { type EarlySlot, installEarlyHits } from './http/caching/early-hits.js';
 import { registerResponseCache } from './http/caching/response-cache.js';
 import { registerCors } from './http/cors.js';
 import { DeferredCompiles } from './http/deferred-compiles.js';
@@ -39,7 +39,7 @@ export interface AppOptions {
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> {
   const compiles = new DeferredCompiles();
   const internalSecret = internalCallSecret();
-  const early: { hits: EarlyHits | undefined } = { hits: undefined };
+  const early: EarlySlot = { hits: undefined };
   const slot: GuardSlot = { hook: undefined, routeConfigFor: undefined };
   const app: App = Fastify(
     serverOptions({ config: deps.config, logger: opts.logger ?? false, compiles, early, slot }),
@@ -67,6 +67,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
     internal: { header: INTERNAL_CALL_HEADER, value: internalSecret },
   });
   slot.hook = guard.hook;
+  early.refusalHeaders = guard.parserRefusalHeaders;
   const seriesOf = registerRequestMetrics(app, deps.metrics);
   registerMethodNotAllowed(app);
   slot.routeConfigFor = (method, path) => app.routeConfigFor(method, path);
@@ -89,6 +90,6 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<App> 
 
   await registerDocs(app);
   await registerRoutes(app, deps, API_PREFIX, site);
-  await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret));
+  await app.register(async (scope) => mcpRoute(scope, app, deps.metrics, internalSecret, guard.charge));
   return app;
 }

@@ -4,23 +4,39 @@ import type { Config } from './config.js';
 /** Query parameters that carry credentials, by lower-case name. */
 const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|auth|authorization)$/i;
 
+/** Query parameters some route declares (http/strict-query.ts adds each route's): the allow-list of the logs. */
+const LOGGED_PARAMS = new Set<string>();
+
+/** Adds a route's declared query parameters to the ones whose values are logged. */
+export function allowLoggedParams(names: Iterable<string>): void {
+  for (const name of names) if (!SECRET_PARAMS.test(name)) LOGGED_PARAMS.add(name);
+}
+
+/** A query pair as logged: its value kept only when its name is on the allow-list. */
+function loggedPair(pair: string): string {
+  const eq = pair.indexOf('=');
+  if (eq < 0) return pair;
+  let name: string;
+  try {
+    name = decodeURIComponent(pair.slice(0, eq).replace(/\+/g, ' '));
+  } catch {
+    name = '';
+  }
+  return LOGGED_PARAMS.has(name) ? pair : `${pair.slice(0, eq)}=[redacted]`;
+}
+
 /**
- * A URL as logged: the values of credential-named query parameters, and anything shaped like one of our tokens
- * (fl_...) wherever it appears, replaced by [redacted]. A client that puts its token in the query string (some
- * tools do) must not leave it in the logs.
+ * A URL as logged. Query values are kept only for parameters a route declares (an allow-list: `client_secret=`,
+ * `sig=` or any other name a caller invents is logged as [redacted]), never for credential-named ones, and
+ * anything shaped like one of our tokens (fl_...) is replaced wherever it appears. A client that puts a secret in
+ * the query string (some tools do) must not leave it in the logs.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   let query = q < 0 ? undefined : url.slice(q + 1);
   if (query !== undefined) {
-    query = query
-      .split('&')
-      .map((pair) => {
-        const eq = pair.indexOf('=');
-        return eq > 0 && SECRET_PARAMS.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=[redacted]` : pair;
-      })
-      .join('&');
+    query = query.split('&').map(loggedPair).join('&');
   }
   const whole = query === undefined ? path : `${path}?${query}`;
   return whole.replace(/fl_[A-Za-z0-9_-]+/g, '[redacted]');

@@ -1,5 +1,6 @@
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateDecision } from './limits/store.js';
 import type { Tier, TierPolicy } from './limits/tiers.js';
 
 /** Who may call a route; declared on every route so auth is a property, not code in handlers. */
@@ -33,6 +34,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller;
+    /** The API budget's decision that admitted this request; null when no API budget counted it. */
+    rateDecision: RateDecision | null;
     /** Filled by routeConfig() on first use. */
     routeConfigMemo: RouteConfig | null | undefined;
   }

@@ -1,6 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config.js';
-import { type EarlyHits, serverWithEarlyHits } from './caching/early-hits.js';
+import { type EarlySlot, serverWithEarlyHits } from './caching/early-hits.js';
 import { clientErrorHandler } from './client-error.js';
 import { type DeferredCompiles, deferredValidatorFactory } from './deferred-compiles.js';
 import { sharedSerializerFactory } from './documents/serializers.js';
@@ -12,7 +12,7 @@ export interface ServerOptionsInput {
   config: Config;
   logger: FastifyServerOptions['logger'];
   compiles: DeferredCompiles;
-  early: { hits: EarlyHits | undefined };
+  early: EarlySlot;
   slot: GuardSlot;
 }
 
@@ -34,7 +34,7 @@ export function serverOptions(input: ServerOptionsInput): FastifyServerOptions {
     pluginTimeout: 60_000,
     // Fastify's own server, with cached answers served in front of routing once the app is built (early-hits.ts).
     serverFactory: (handler, options) => serverWithEarlyHits(handler, options as never, early),
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(early),
     frameworkErrors: routerErrorHandler(input.slot),
     // Header and URL bounds: Node's defaults (16 KB headers) hold; query strings are parsed by Fastify.
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },

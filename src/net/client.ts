@@ -124,7 +124,7 @@ export class OutboundClient implements HttpClient {
             false,
           );
         }
-        current = new URL(location, target).href;
+        current = redirectTarget(location, target, url);
         // 303 always, and 301/302 after a POST by browser convention, continue as a body-less GET.
         if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === 'POST')) {
           method = 'GET';
@@ -293,6 +293,19 @@ export function createOutboundClient(options: ClientOptions): OutboundClient {
 }
 
 /** Maps undici/Node failures to OutboundError; an OutboundError anywhere in the cause chain wins. */
+/**
+ * Where a redirect's Location leads, resolved against the page that sent it. A Location no URL parser reads
+ * (`http://[::1`, a host of raw bytes) fails this request as an invalid URL, like any other failed page, rather
+ * than throwing out of the client.
+ */
+function redirectTarget(location: string, from: URL, asked: string): string {
+  try {
+    return new URL(location, from).href;
+  } catch {
+    throw new OutboundError('invalid_url', `${asked} redirected to an unparsable Location`, false);
+  }
+}
+
 export function toOutboundError(err: unknown): OutboundError {
   for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i += 1) {
     if (e instanceof OutboundError) return e;

@@ -72,9 +72,11 @@ export function guardedLookup(resolver: Resolver) {
         }
         const bad = addresses.find((a) => isBlockedAddress(a.address));
         if (bad) {
+          // The message names the host only: it reaches callers (a webhook's owner, a workflow's error), and
+          // what an internal name resolves to is not theirs to learn.
           const err = new OutboundError(
             'blocked_address',
-            `${hostname} resolves to ${bad.address}, not public`,
+            `${hostname} does not resolve to a public address`,
             false,
           );
           callback(err, []);

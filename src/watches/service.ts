@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.js';
-import { badRequest, notFound } from '../errors.js';
+import { AppError, badRequest, notFound } from '../errors.js';
 import { vetUrl } from '../net/guard.js';
 import { OutboundError } from '../net/types.js';
 import { newMessageId, newSecret } from './signing.js';
@@ -31,6 +31,9 @@ export interface WatchServiceOptions {
   enqueue: (deliveryId: string) => Promise<void>;
 }
 
+/** The most watches one token may hold: past it, creating another is refused (409) until one is deleted. */
+export const MAX_WATCHES_PER_TOKEN = 100;
+
 /** A watch's owner is the token that created it: other tokens neither see nor change it. */
 export class WatchService {
   constructor(private readonly o: WatchServiceOptions) {}
@@ -44,12 +47,29 @@ export class WatchService {
       throw err;
     }
     const secret = newSecret();
-    const stored = await insertWatch(this.o.db, { owner, ...input }, secret, this.o.now());
+    const stored = await insertWatch(
+      this.o.db,
+      { owner, ...input },
+      secret,
+      this.o.now(),
+      MAX_WATCHES_PER_TOKEN,
+    );
+    if (!stored) {
+      throw new AppError(
+        'CONFLICT',
+        `This token holds ${MAX_WATCHES_PER_TOKEN} watches, the most one token may hold; delete one first`,
+      );
+    }
     return { ...publicWatch(stored), secret };
   }
 
-  async list(owner: string): Promise<Watch[]> {
-    return (await listWatches(this.o.db, owner)).map(publicWatch);
+  /** One page of the owner's watches, newest first, and how many it holds. */
+  async list(
+    owner: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: Watch[]; total: number }> {
+    const { items, total } = await listWatches(this.o.db, owner, page);
+    return { items: items.map(publicWatch), total };
   }
 
   async get(owner: string, id: string): Promise<Watch> {

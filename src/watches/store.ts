@@ -67,20 +67,22 @@ const toWatch = (r: WatchRow): StoredWatch => ({
 /** The public view: never the secret, the owner or the cursor. */
 export const publicWatch = ({ secret: _s, owner: _o, cursor: _c, ...w }: StoredWatch): Watch => w;
 
+/** Stores a watch unless its owner already holds `cap` of them (then null). */
 export async function insertWatch(
   db: Queryable,
   w: { owner: string; filters: WatchFilters; search: string | null; url: string; description: string | null },
   secret: string,
   nowMs: number,
-): Promise<StoredWatch> {
+  cap: number,
+): Promise<StoredWatch | null> {
   const [row] = await db.query<WatchRow>(
     `INSERT INTO watches (owner, filters, search, url, description, secret, cursor, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, (SELECT coalesce(max(id), 0) FROM job_events), $7) RETURNING *`,
-    [w.owner, JSON.stringify(w.filters), w.search, w.url, w.description, secret, new Date(nowMs)],
+     SELECT $1, $2, $3, $4, $5, $6, (SELECT coalesce(max(id), 0) FROM job_events), $7
+     WHERE (SELECT count(*) FROM watches WHERE owner = $1 AND deleted_at IS NULL) < $8 RETURNING *`,
+    [w.owner, JSON.stringify(w.filters), w.search, w.url, w.description, secret, new Date(nowMs), cap],
     { invalidates: false },
   );
-  if (!row) throw new Error('INSERT … RETURNING returned no row');
-  return toWatch(row);
+  return row ? toWatch(row) : null;
 }
 
 export async function findWatch(db: Queryable, owner: string, id: string): Promise<StoredWatch | null> {
@@ -96,12 +98,26 @@ export async function watchById(db: Queryable, id: string): Promise<StoredWatch 
   return row ? toWatch(row) : null;
 }
 
-export async function listWatches(db: Queryable, owner: string): Promise<StoredWatch[]> {
-  const rows = await db.query<WatchRow>(
-    'SELECT * FROM watches WHERE owner = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id LIMIT 1000',
-    [owner],
+/** One page of an owner's watches, newest first, and how many it holds. */
+export async function listWatches(
+  db: Queryable,
+  owner: string,
+  page: { limit: number; offset: number },
+): Promise<{ items: StoredWatch[]; total: number }> {
+  const rows = await db.query<WatchRow & { total: number }>(
+    `SELECT *, count(*) OVER ()::int AS total FROM watches WHERE owner = $1 AND deleted_at IS NULL
+     ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+    [owner, page.limit, page.offset],
   );
-  return rows.map(toWatch);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    const [n] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM watches WHERE owner = $1 AND deleted_at IS NULL',
+      [owner],
+    );
+    total = n?.n ?? 0;
+  }
+  return { items: rows.map(({ total: _t, ...r }) => toWatch(r)), total };
 }
 
 /** Soft delete: deliveries under way finish or stop at their next attempt (see delivery.ts). */

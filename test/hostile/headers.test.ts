@@ -98,6 +98,12 @@ function expectHeaderLimit(res: RawResponse): void {
   expect(body).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.stringContaining('16 KiB') } });
   // rawRequest resolves only once the server has closed the connection; it says so too.
   expect(res.headers.connection).toBe('close');
+  // The headers every response carries: the tier (anonymous: no header was read), the IP's rate limit with this
+  // request counted, and the containment headers.
+  expect(res.headers['x-api-tier']).toBe('anonymous');
+  expect(res.headers['x-ratelimit-limit']).toBe('100000');
+  expect(Number(res.headers['x-ratelimit-remaining'])).toBeLessThan(100000);
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
 }
 
 describe('request header limit', () => {

@@ -254,7 +254,7 @@ describe('every reader sees http(s) URLs only', () => {
     }
     const docs = await t.get('/docs/');
     expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
-    // An answer from the response cache written before routing (http/early-hits.ts) carries them too.
+    // An answer from the response cache written before routing (src/http/caching/early-hits.ts) carries them too.
     await fetch(`${base}/api/v1/stats`);
     const hit = await fetch(`${base}/api/v1/stats`);
     expect(hit.headers.get('x-cache')).toBe('hit');

@@ -74,6 +74,26 @@ describe('GET /metrics', () => {
     expect(remote.json().error.code).toBe('FORBIDDEN');
   });
 
+  it('with TRUST_PROXY, judges the forwarded client: a public one is refused without METRICS_TOKEN', async () => {
+    const proxied = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    try {
+      const scrape = (forwarded?: string) =>
+        proxied.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          remoteAddress: '127.0.0.1',
+          headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+        });
+      const outside = await scrape('203.0.113.9');
+      expect(outside.statusCode).toBe(403);
+      expect(outside.json().error.code).toBe('FORBIDDEN');
+      expect((await scrape('127.0.0.1')).statusCode).toBe(200);
+      expect((await scrape()).statusCode).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('requires the separate metrics token when one is configured', async () => {
     const missing = await secured.get('/metrics');
     expect(missing.statusCode).toBe(401);

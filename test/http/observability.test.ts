@@ -42,6 +42,23 @@ describe('request logs', () => {
     expect(log).toContain('access_token=[redacted]&limit=5');
     expect(log).not.toContain('querysecret');
   });
+
+  it('log the values of declared query parameters only: any other name is redacted', async () => {
+    lines.length = 0;
+    for (const url of [
+      '/api/v1/jobs?company=acme&client_secret=s3cr3t-one',
+      '/api/v1/jobs?sig=s3cr3t-two&limit=3',
+      '/api/v1/tags?client%5Fsecret=s3cr3t-three',
+      '/api/v1/jobs?%E0%A4%A=s3cr3t-four',
+    ]) {
+      await t.get(url);
+    }
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/jobs?company=acme&client_secret=[redacted]');
+    expect(log).toContain('/api/v1/jobs?sig=[redacted]&limit=3');
+    expect(log).toContain('client%5Fsecret=[redacted]');
+    expect(log).not.toContain('s3cr3t');
+  });
 });
 
 describe('outbound request metrics', () => {

@@ -100,14 +100,15 @@ describe('host map routing', () => {
 
 describe('SSRF refusals', () => {
   it.each([
-    ['http://private.test.example/', 'resolves to 10.0.0.7'],
-    ['http://mixed.test.example/', 'resolves to 192.168.0.10'],
-    ['http://metadata.test.example/latest/meta-data/', 'resolves to 169.254.169.254'],
-    ['http://mapped6.test.example/', 'resolves to ::ffff:127.0.0.1'],
-  ])('%s is refused at connect time (%s)', async (url, message) => {
+    ['http://private.test.example/', '10.0.0.7'],
+    ['http://mixed.test.example/', '192.168.0.10'],
+    ['http://metadata.test.example/latest/meta-data/', '169.254.169.254'],
+    ['http://mapped6.test.example/', '::ffff:127.0.0.1'],
+  ])('%s is refused at connect time, without saying what it resolves to (%s)', async (url, address) => {
     const err = await failure(client().request(url, { kind: 'api' }));
     expect(err.reason).toBe('blocked_address');
-    expect(err.message).toContain(message);
+    expect(err.message).toBe(`${new URL(url).hostname} does not resolve to a public address`);
+    expect(err.message).not.toContain(address);
     expect(err.retryable).toBe(false);
   });
 
@@ -134,6 +135,22 @@ describe('SSRF refusals', () => {
     expect(err.reason).toBe(reason);
     // Only the redirecting request reached the server: the loopback target was never connected to.
     expect(sites.requests.length).toBe(before + 1);
+  });
+
+  it.each([
+    ['an unterminated IPv6 host', 'http://[::1'],
+    ['a host with a space', 'http://ex ample.test/'],
+    [
+      'a raw UTF-8 host, read as Latin-1 bytes',
+      Buffer.from('http://bücher.test/', 'utf8').toString('latin1'),
+    ],
+  ])('a redirect to %s fails that request as an invalid URL, not an exception', async (_name, location) => {
+    const path = `/redirect-${Math.random().toString(36).slice(2)}`;
+    sites.setRoute('acme.test', path, { status: 302, location });
+    const err = await failure(client().request(`https://acme.test${path}`, { kind: 'api' }));
+    expect(err).toBeInstanceOf(OutboundError);
+    expect(['invalid_url', 'blocked_address', 'dns']).toContain(err.reason);
+    expect(err.retryable).toBe(false);
   });
 
   it('stops after 5 redirects', async () => {

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { refuseConnect } from '../client-error.js';
+import { type RefusalHeaders, refuseConnect } from '../client-error.js';
 import { CORS_HEADERS } from '../cors.js';
 import type { Guard } from '../limits/guard.js';
 import type { CounterCell } from '../metric-cells.js';
@@ -46,6 +46,12 @@ export interface EarlyHitsOptions {
 }
 
 export type EarlyHits = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** What the server asks of the app before routing: early cache hits, and the headers of parser refusals. */
+export interface EarlySlot {
+  hits: EarlyHits | undefined;
+  refusalHeaders?: RefusalHeaders | undefined;
+}
 
 /** What the finish listener needs, kept on the response rather than in a closure per request. */
 interface Timed {

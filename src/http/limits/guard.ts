@@ -52,6 +52,18 @@ export interface Guard {
    * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
    */
   admitAnonymous: ((ip: string, page: boolean) => RateLimitHeaders | undefined) | undefined;
+  /**
+   * Counts `extra` more requests against the budget that admitted this one (a JSON-RPC batch on POST /mcp is as
+   * many requests as it has messages). Refused whole with 429 when the window has not room for all of them, before
+   * any is counted; the rate-limit headers then show what is left. A request no budget counted (exempt, internal)
+   * is not charged.
+   */
+  charge(request: FastifyRequest, reply: FastifyReply, extra: number, done: (err?: Error) => void): void;
+  /**
+   * The tier and rate-limit headers of a request Node's parser refused (431, 408, 400), which no hook sees: the
+   * anonymous tier, no header having been read, and the IP's anonymous budget with this request counted.
+   */
+  parserRefusalHeaders(ip: string): Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
@@ -117,6 +129,7 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
     }
     const key = caller.tokenId ? `token:${caller.tokenId}` : `ip:${request.ip}`;
     const admitted = (d: RateDecision) => {
+      request.rateDecision = d;
       reply.headers(limiter.headers(caller, d));
       if (d.allowed) authorize(reply, config, caller, done);
       else limiter.refuseOver(reply, caller.policy.limitDescription, d);
@@ -125,17 +138,45 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
   };
 }
 
+/** Guard.charge: `extra` more hits on the caller's key, one after another, refused whole when they cannot fit. */
+function charger(limiter: Limiter): Guard['charge'] {
+  return (request, reply, extra, done) => {
+    const first = request.rateDecision;
+    if (first === null || extra <= 0) return done();
+    const caller = request.caller;
+    const key = caller.tokenId ? `token:${caller.tokenId}` : `ip:${request.ip}`;
+    const refuse = (d: RateDecision) => {
+      reply.headers(limiter.headers(caller, d));
+      limiter.refuseOver(reply, `${caller.policy.limitDescription} (each message of a batch counts)`, d);
+    };
+    if (first.remaining < extra) return refuse({ ...first, allowed: false });
+    let left = extra;
+    const next = (d: RateDecision) => {
+      if (!d.allowed) return refuse(d);
+      reply.headers(limiter.headers(caller, d));
+      if (--left > 0) limiter.decide(request, key, caller.policy, caller.tier, next, done);
+      else done();
+    };
+    limiter.decide(request, key, caller.policy, caller.tier, next, done);
+  };
+}
+
 export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('rateDecision', null);
   const anonymous = anonymousCaller(opts.tiers);
   const limiter: Limiter = rateLimiter(opts);
   const metrics: MetricsAccess = metricsAccess(opts.metricsToken);
   const refuse = refuser(opts, limiter, anonymous);
   const admit = admitter(opts, limiter);
 
-  /** /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. */
+  /**
+   * /metrics checks its own secret (METRICS_TOKEN) or the client's address, never an API token. The address is
+   * request.ip: with TRUST_PROXY, the client the trusted proxy forwarded for, so a public client reaching the
+   * service through a local proxy is not taken for a loopback one.
+   */
   function guardMetrics(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
-    const verdict = metrics.check(request.headers.authorization, request.socket.remoteAddress);
+    const verdict = metrics.check(request.headers.authorization, request.ip);
     request.caller = anonymous;
     if (verdict.ok) done();
     else if (verdict.refused === 'guess') refuse(request, reply, verdict.message, done);
@@ -168,8 +209,26 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   };
   app.addHook('onRequest', guard);
 
+  const tierOnly = {
+    'x-api-tier': anonymous.tier,
+    'x-ratelimit-limit': String(anonymous.policy.requestsPerWindow),
+  };
+  const refusalHeaders = (d: RateDecision) => ({
+    'x-api-tier': anonymous.tier,
+    ...limiter.headers(anonymous, d),
+  });
   return {
     hook: guard,
+    charge: charger(limiter),
+    parserRefusalHeaders: (ip) => {
+      const budget = anonymous.policy;
+      try {
+        const d = opts.rateLimits.hit(`ip:${ip}`, budget.requestsPerWindow, budget.windowMs, opts.now());
+        return d instanceof Promise ? d.then(refusalHeaders, () => tierOnly) : refusalHeaders(d);
+      } catch {
+        return tierOnly;
+      }
+    },
     admitAnonymous:
       opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
   };

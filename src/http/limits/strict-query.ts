@@ -1,5 +1,6 @@
 import type { preValidationHookHandler } from 'fastify';
 import { badRequest } from '../../errors.js';
+import { allowLoggedParams } from '../../logger.js';
 import type { App } from '../types.js';
 
 type QuerySchema = { properties?: Record<string, { type?: unknown }> } | undefined;
@@ -38,6 +39,7 @@ export function rejectUnknownQueryParameters(app: App): void {
     if (methods.every((m) => m === 'OPTIONS')) return;
     const schema = route.schema as { querystring?: QuerySchema } | undefined;
     const declared = Object.keys(schema?.querystring?.properties ?? {});
+    allowLoggedParams(declared);
     const known = new Set(declared);
     const properties = schema?.querystring?.properties ?? {};
     const numeric = new Set(declared.filter((name) => isNumeric(properties[name])));

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { rejectUndeclaredNulls } from '../limits/strict-null.js';
 import { rejectUnknownQueryParameters } from '../limits/strict-query.js';
 import type { App } from '../types.js';
 import { catalogRoutes } from './catalog.js';
@@ -13,6 +14,7 @@ import { watchRoutes } from './watches/index.js';
 /** Each resource's index registers its operations; this list is the whole HTTP surface. */
 export async function registerRoutes(app: App, deps: Deps, prefix: string, site: Site): Promise<void> {
   rejectUnknownQueryParameters(app);
+  rejectUndeclaredNulls(app);
   await app.register(async (scope) => siteRoutes(scope, deps.catalog, deps.signals, site));
   await app.register(async (scope) => systemRoutes(scope, deps, prefix));
   await app.register(async (scope) => catalogRoutes(scope, deps, prefix));

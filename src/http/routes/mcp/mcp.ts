@@ -6,6 +6,7 @@ import { InjectApi } from '../../../mcp/api.js';
 import type { OpenApiDocument } from '../../../mcp/input-schemas.js';
 import { createMcpServer } from '../../../mcp/server.js';
 import type { Metrics } from '../../../metrics.js';
+import type { Guard } from '../../limits/guard.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 
@@ -51,7 +52,13 @@ export function internalCallSecret(): string {
  * and is answered with JSON). Other methods answer 405, as the transport allows a server that keeps no
  * sessions to stream from. The caller's tier decides which tools are listed; every tool call goes through the public API.
  */
-export function mcpRoute(app: App, root: FastifyInstance, metrics: Metrics, secret: string): void {
+export function mcpRoute(
+  app: App,
+  root: FastifyInstance,
+  metrics: Metrics,
+  secret: string,
+  charge: Guard['charge'],
+): void {
   app.route({
     method: 'POST',
     url: '/mcp',
@@ -63,7 +70,8 @@ export function mcpRoute(app: App, root: FastifyInstance, metrics: Metrics, secr
       description:
         'JSON-RPC 2.0 messages of the Model Context Protocol, one per POST (Accept: application/json, ' +
         'text/event-stream). Anonymous callers get the read tools; a bearer token adds get_dossier, ' +
-        'onboard_company and workflow_status. Each message counts as one request against the rate limit. ' +
+        'onboard_company and workflow_status. Each message counts as one request against the rate limit, each ' +
+        'message of a JSON-RPC batch too (a batch the window has no room for is refused whole with 429). ' +
         'Answers are JSON-RPC messages, not the API envelope (docs/agents.md).',
       body: JsonRpcMessage,
       response: {
@@ -75,6 +83,9 @@ export function mcpRoute(app: App, root: FastifyInstance, metrics: Metrics, secr
         ...errorResponses(400, 413, 415),
       },
     },
+    // The guard counted this POST once; a batch counts each further message before any of them runs.
+    preHandler: (request, reply, done) =>
+      charge(request, reply, Array.isArray(request.body) ? request.body.length - 1 : 0, done),
     handler: async (request, reply) => {
       // Every answer here is JSON (no streams), so a client that accepts only JSON is served too.
       request.raw.headers.accept = 'application/json, text/event-stream';

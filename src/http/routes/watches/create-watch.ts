@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { WatchService } from '../../../watches/service.js';
+import { MAX_WATCHES_PER_TOKEN, type WatchService } from '../../../watches/service.js';
 import type { WatchFilters } from '../../../watches/store.js';
 import { dataOf, errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
@@ -18,10 +18,11 @@ export function createWatchRoute(app: App, watches: WatchService): void {
         summary: 'Create a watch',
         description:
           'Each job that newly matches the filters and search (first seen, or reopened) is delivered once, in ' +
-          'batches, to `url`, signed per Standard Webhooks with the secret in this answer (shown once).',
+          'batches, to `url`, signed per Standard Webhooks with the secret in this answer (shown once). A token ' +
+          `holds at most ${MAX_WATCHES_PER_TOKEN} watches: past that, 409 CONFLICT until one is deleted.`,
         security: [{ bearer: [] }],
         body: CreateWatchBody,
-        response: { 201: dataOf(CreatedWatchSchema), ...errorResponses(400, 401, 403, 413, 415) },
+        response: { 201: dataOf(CreatedWatchSchema), ...errorResponses(400, 401, 403, 409, 413, 415) },
       },
     },
     async (request, reply) => {

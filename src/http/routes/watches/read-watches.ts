@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import type { WatchService } from '../../../watches/service.js';
-import { dataOf, errorResponses } from '../../schemas/common.js';
+import { MAX_WATCHES_PER_TOKEN, type WatchService } from '../../../watches/service.js';
+import { pageMeta } from '../../limits/pagination.js';
+import { dataOf, errorResponses, listOf, PageQuery } from '../../schemas/common.js';
 import type { App } from '../../types.js';
 import { DeliverySchema, WatchIdParams, WatchSchema } from './schemas.js';
 
@@ -16,11 +17,20 @@ export function readWatchRoutes(app: App, watches: WatchService): void {
       schema: {
         ...common,
         operationId: 'listWatches',
-        summary: "The calling token's watches",
-        response: { 200: dataOf(Type.Array(WatchSchema)), ...errorResponses(401, 403) },
+        summary: "The calling token's watches, newest first, paged",
+        description: `A token holds at most ${MAX_WATCHES_PER_TOKEN} watches; pages of up to ${MAX_WATCHES_PER_TOKEN}.`,
+        querystring: Type.Object(PageQuery(50, MAX_WATCHES_PER_TOKEN), { additionalProperties: false }),
+        response: { 200: listOf(WatchSchema), ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ data: await watches.list(owner(request)) }),
+    async (request) => {
+      const query = request.query as { page?: number; limit?: number };
+      const page = query.page ?? 1;
+      const limit = Math.min(query.limit ?? 50, MAX_WATCHES_PER_TOKEN);
+      const slice = { page, limit, offset: (page - 1) * limit };
+      const { items, total } = await watches.list(owner(request), slice);
+      return { data: items, meta: pageMeta(slice, total) };
+    },
   );
   app.get(
     '/watches/:id',
