@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { retryWhileUnavailable } from './db/retry.js';
+import { type RetryLogger, retryWhileUnavailable } from './db/retry.js';
 import { createDeps, type Deps, type DepsOverrides } from './deps.js';
 import { componentLogger, loggerOptions } from './logger.js';
 import { collectAfterLoad, limitHeapGrowth } from './runtime/heap-growth.js';
@@ -79,17 +79,8 @@ async function startServer(config: Config): Promise<RunningServer> {
       throw err;
     }
     if (stopping) return;
-    // The engine logs its launch, or why it could not launch (then serve exits 1); a database that refuses or
-    // drops connections meanwhile is waited for (requests needing the engine answer 503 until then).
-    const launched = await retryWhileUnavailable(
-      'workflow engine launch',
-      () => deps.pipeline.startOnDemand(),
-      {
-        logger: app.log,
-        stopped: () => stopping,
-      },
-    );
-    if (!launched) {
+    // The engine logs its launch, or why it could not launch (then serve exits 1).
+    if (!(await launchEngine(deps, app.log, () => stopping))) {
       app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
     if (config.role !== 'api') deps.watchMatcher.start();
@@ -158,6 +149,17 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
       await started.close();
     },
   };
+}
+
+/**
+ * The engine's start for serve, retried while the database refuses or drops connections (requests that need the
+ * engine answer 503 meanwhile); resolves true when it launched (Pipeline.startOnDemand).
+ */
+function launchEngine(deps: Deps, logger: RetryLogger, stopped: () => boolean): Promise<boolean> {
+  return retryWhileUnavailable('workflow engine launch', () => deps.pipeline.startOnDemand(), {
+    logger,
+    stopped,
+  });
 }
 
 /**
