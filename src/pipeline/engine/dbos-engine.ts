@@ -125,7 +125,8 @@ export class DbosEngine implements WorkflowEngine {
       () => this.opts.logger.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched'),
       (err: unknown) => {
         this.starting = undefined;
-        this.opts.logger.error({ err }, 'workflow engine could not launch');
+        // A lost database is a retry (logged by whoever retries), not a launch that cannot work.
+        if (!isDatabaseUnavailable(err)) this.opts.logger.error({ err }, 'workflow engine could not launch');
         throw err;
       },
     );
@@ -299,16 +300,13 @@ export class DbosEngine implements WorkflowEngine {
    * Runs a client call (enqueue, status) for a caller that is waiting, such as a request: a lost database is an
    * UnavailableError (503 with Retry-After) within a bounded time, never a wait until it comes back. The launch is
    * waited for while the database answers (whileDatabaseAnswers); the call itself fails at its first lost
-   * connection instead of entering DBOS's retry, which waits for the database as long as it takes (that retry
-   * stays on for the runs themselves, which must outlast an outage).
+   * connection instead of entering DBOS's retry, which waits for the database as long as it takes (the runs
+   * themselves keep that retry: they must outlast an outage).
    */
   private async whileReachable<T>(call: (client: DBOSClient) => Promise<T>): Promise<T> {
     try {
-      await whileDatabaseAnswers(
-        this.start(),
-        () => this.opts.db.query('SELECT 1'),
-        this.opts.probeEveryMs ?? 1_000,
-      );
+      const probe = () => this.opts.db.query('SELECT 1');
+      await whileDatabaseAnswers(this.start(), probe, this.opts.probeEveryMs ?? 1_000);
       return await withoutDbosRetries(() => call(this.requireClient()));
     } catch (err) {
       if (isDatabaseUnavailable(err))
