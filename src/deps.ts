@@ -157,7 +157,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       },
     };
   } catch (err) {
-    if (!overrides.db) await db.close().catch(() => {});
+    // Everything opened so far, the database last (unless injected): a start that fails is retried.
+    for (const close of closers.reverse()) await close().catch(() => {});
     throw err;
   }
 }

@@ -1,7 +1,8 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { createDeps, type Deps } from './deps.js';
-import { loggerOptions } from './logger.js';
+import { type RetryLogger, retryWhileUnavailable } from './db/retry.js';
+import { createDeps, type Deps, type DepsOverrides } from './deps.js';
+import { componentLogger, loggerOptions } from './logger.js';
 import { collectAfterLoad, limitHeapGrowth } from './runtime/heap-growth.js';
 import { holdEventLoop } from './runtime/hold-event-loop.js';
 import { MALLOC_ENV, missingMallocEnv } from './runtime/malloc-env.js';
@@ -38,7 +39,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   // Where a start's time goes, in its log line: process boot and module loading, then each phase.
   const clock = new PhaseClock();
   clock.mark('boot');
-  const deps = await createDeps(config, { deferCatchUp: true, clock });
+  const deps = await depsOnceReachable(config, { deferCatchUp: true, clock });
   const app = await buildApp(deps, { logger: loggerOptions(config) });
   clock.mark('app');
   let url: string;
@@ -79,7 +80,7 @@ async function startServer(config: Config): Promise<RunningServer> {
     }
     if (stopping) return;
     // The engine logs its launch, or why it could not launch (then serve exits 1).
-    if (!(await deps.pipeline.startOnDemand())) {
+    if (!(await launchEngine(deps, app.log, () => stopping))) {
       app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
     if (config.role !== 'api') deps.watchMatcher.start();
@@ -129,8 +130,12 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
   const release = holdEventLoop();
   let deps: Deps | undefined;
   try {
-    deps = await createDeps({ ...config, role: 'worker' });
-    await deps.pipeline.start();
+    const workerConfig: Config = { ...config, role: 'worker' };
+    deps = await depsOnceReachable(workerConfig);
+    const { pipeline } = deps;
+    await retryWhileUnavailable('workflow engine launch', () => pipeline.start(), {
+      logger: componentLogger(workerConfig, 'start'),
+    });
     deps.watchMatcher.start();
   } catch (err) {
     release();
@@ -144,4 +149,26 @@ export async function runWorker(config: Config): Promise<RunningWorker> {
       await started.close();
     },
   };
+}
+
+/**
+ * The engine's start for serve, retried while the database refuses or drops connections (requests that need the
+ * engine answer 503 meanwhile); resolves true when it launched (Pipeline.startOnDemand).
+ */
+function launchEngine(deps: Deps, logger: RetryLogger, stopped: () => boolean): Promise<boolean> {
+  return retryWhileUnavailable('workflow engine launch', () => deps.pipeline.startOnDemand(), {
+    logger,
+    stopped,
+  });
+}
+
+/**
+ * createDeps, retried with capped exponential backoff while the database refuses or drops connections (opening
+ * it, applying migrations): a process started before its database, or during an outage, waits for it and logs
+ * each retry, instead of exiting. Every attempt that fails closes what it opened.
+ */
+function depsOnceReachable(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  return retryWhileUnavailable('start', () => createDeps(config, overrides), {
+    logger: componentLogger(config, 'start'),
+  });
 }

@@ -26,7 +26,8 @@ export class PostgresDb implements Db {
       connectionTimeoutMillis: 3_000,
       idleTimeoutMillis: 30_000,
     });
-    // An idle client losing its server connection emits here; without a listener the process would crash.
+    // An idle client losing its server connection emits here; without a listener the process would crash (a
+    // checked-out one is guarded by withClient).
     this.pool.on('error', () => {});
   }
 
@@ -46,26 +47,47 @@ export class PostgresDb implements Db {
     this.writeGeneration++;
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * Runs fn on one pooled connection of its own. While it is checked out the pool does not listen for the
+   * connection's errors, and a server that drops it (a restart, a proxy closing) then emits an 'error' event that
+   * would crash the process; here it is caught, the query under way fails with it instead, and the dead connection
+   * is discarded rather than put back in the pool.
+   */
+  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let wrote = false;
+    let lost: Error | undefined;
+    const onError = (err: Error) => {
+      lost = err;
+    };
+    client.on('error', onError);
     try {
-      await client.query('BEGIN');
-      const result = await fn({
-        query: async <R = Row>(sql: string, params: readonly unknown[] = []) => {
-          wrote ||= isWriteStatement(sql);
-          return (await client.query(sql, params as unknown[])).rows as R[];
-        },
-      });
-      await client.query('COMMIT');
-      if (wrote) this.writeGeneration++;
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
+      return await fn(client);
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(lost);
     }
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    let wrote = false;
+    const result = await this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const value = await fn({
+          query: async <R = Row>(sql: string, params: readonly unknown[] = []) => {
+            wrote ||= isWriteStatement(sql);
+            return (await client.query(sql, params as unknown[])).rows as R[];
+          },
+        });
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
+    });
+    if (wrote) this.writeGeneration++;
+    return result;
   }
 
   async close(): Promise<void> {

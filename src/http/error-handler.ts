@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import {
   AppError,
   type ErrorCode,
@@ -186,23 +187,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-/**
- * The database refusing or dropping connections, all retryable: socket errors, SQLSTATE class 08 (connection
- * exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections) and 55000 (the
- * database is not accepting connections, e.g. while it is being created or dropped). Answered 503 with
- * Retry-After on every endpoint.
- */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-  '55000',
-]);
-
 // SQLSTATE data exceptions that only input can cause: untranslatable/invalid characters, bad text
 // representation, numeric out of range, invalid datetime, string too long.
 const INPUT_CODES = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008', '22001']);
@@ -210,14 +194,4 @@ const INPUT_CODES = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008
 function isInputRejectedByDatabase(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && INPUT_CODES.has(code);
-}
-
-function isDatabaseUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  const message = (err as { message?: unknown }).message;
-  return (
-    typeof message === 'string' &&
-    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
-  );
 }

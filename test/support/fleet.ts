@@ -60,7 +60,8 @@ export function spawnFrontline(args: string[], env: Record<string, string>, entr
   });
 }
 
-function track(child: ChildProcess): { output: () => string; exited: Promise<number | string> } {
+/** Collects a process's output as it comes, and its exit code (or signal name). */
+export function trackOutput(child: ChildProcess): { output: () => string; exited: Promise<number | string> } {
   let out = '';
   child.stdout?.on('data', (d: Buffer) => {
     out += d.toString();
@@ -82,7 +83,7 @@ export async function startService(
   const command = opts.command ?? 'serve';
   const port = await freePort();
   const child = spawnFrontline([command], { PORT: String(port), ...env }, opts.entry);
-  const { output, exited } = track(child);
+  const { output, exited } = trackOutput(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 240_000);
   let dead = false;

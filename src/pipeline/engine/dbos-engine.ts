@@ -5,9 +5,12 @@ import type { Config } from '../../config.js';
 import { PgliteDb } from '../../db/pglite.js';
 import type { Db } from '../../db/port.js';
 import type { PostgresDb } from '../../db/postgres.js';
+import { isDatabaseUnavailable } from '../../db/unavailable.js';
+import { unavailable } from '../../errors.js';
 import { dbosLogger, type EngineLogger } from './logger.js';
 import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
+import { migrateSystemDatabase, whileDatabaseAnswers, withoutDbosRetries } from './system-database.js';
 import { WorkerTakeover } from './takeover.js';
 import type {
   EnqueueResult,
@@ -24,8 +27,6 @@ import { toView } from './view.js';
 export const APP_NAME = 'frontline';
 export const QUEUE_NAME = 'pipeline';
 const SCHEMA = 'dbos';
-/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from migrate.ts's). */
-const DBOS_MIGRATION_LOCK_KEY = 7_140_612_901;
 
 export interface DbosEngineOptions {
   config: Pick<Config, 'role' | 'workerId' | 'databaseUrl' | 'workerHeartbeatMs' | 'workerDeadAfterMs'>;
@@ -45,6 +46,11 @@ export interface DbosEngineOptions {
   logger: EngineLogger;
   /** Told about every run execution and step attempt of this process (metrics); default: nobody. */
   observer?: WorkflowObserver;
+  /**
+   * While a request waits for the engine's launch, how often the database is asked whether it still answers, ms
+   * (default 1000): a request finding it gone is answered 503 within about this long.
+   */
+  probeEveryMs?: number;
 }
 
 type Sdk = typeof import('@dbos-inc/dbos-sdk');
@@ -119,7 +125,8 @@ export class DbosEngine implements WorkflowEngine {
       () => this.opts.logger.info({ ms: Math.round(performance.now() - t0) }, 'workflow engine launched'),
       (err: unknown) => {
         this.starting = undefined;
-        this.opts.logger.error({ err }, 'workflow engine could not launch');
+        // A lost database is a retry (logged by whoever retries), not a launch that cannot work.
+        if (!isDatabaseUnavailable(err)) this.opts.logger.error({ err }, 'workflow engine could not launch');
         throw err;
       },
     );
@@ -154,44 +161,17 @@ export class DbosEngine implements WorkflowEngine {
     throw new Error(`no workflow engine for database kind ${db.kind}`);
   }
 
-  /**
-   * DBOS applies its own schema migrations without a cross-process lock, so API processes and workers starting
-   * together race on the same DDL and one dies ("tuple concurrently updated"). They go one at a time under a
-   * session advisory lock; whoever comes second finds them applied, and DBOS.launch then has nothing left to do.
-   * The lock is polled, never waited on inside a statement: DBOS runs CREATE INDEX CONCURRENTLY, which waits for
-   * every open transaction, including a blocked pg_advisory_lock call, while that call waits for the lock held by
-   * the migrating process: a deadlock through the client that PostgreSQL cannot detect.
-   */
-  private async migrateSystemDatabase(): Promise<void> {
-    const { db, config } = this.opts;
-    if (db.kind !== 'postgres' || !config.databaseUrl) return;
-    const { DBOS } = await loadSdk();
-    const client = await (db as PostgresDb).pool.connect();
-    try {
-      for (;;) {
-        const { rows } = await client.query<{ locked: boolean }>(
-          'SELECT pg_try_advisory_lock($1) AS locked',
-          [DBOS_MIGRATION_LOCK_KEY],
-        );
-        if (rows[0]?.locked) break;
-        await new Promise((ok) => setTimeout(ok, 200));
-      }
-      try {
-        await DBOS.migrate(config.databaseUrl, { schemaName: SCHEMA });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [DBOS_MIGRATION_LOCK_KEY]);
-      }
-    } finally {
-      client.release();
-    }
-  }
-
   private async launch(): Promise<void> {
     const sys = this.systemDatabase();
     const sdk = await loadSdk();
     const { DBOS, DBOSClient } = sdk;
     const logger = dbosLogger(this.opts.logger);
-    await this.migrateSystemDatabase();
+    const { db, config } = this.opts;
+    if (db.kind === 'postgres' && config.databaseUrl) {
+      await migrateSystemDatabase(db as PostgresDb, config.databaseUrl, (url) =>
+        DBOS.migrate(url, { schemaName: SCHEMA }),
+      );
+    }
     if (this.runsWorkflows) {
       if (launchedInProcess) throw new Error('a workflow engine is already running in this process');
       for (const def of this.definitions.values()) this.register(def, sdk);
@@ -240,7 +220,13 @@ export class DbosEngine implements WorkflowEngine {
         deadAfterMs: this.opts.config.workerDeadAfterMs,
         logger: this.opts.logger,
       });
-      await this.takeover.start();
+      try {
+        await this.takeover.start();
+      } catch (err) {
+        // Launched but not beating: stopped again, so the start's next attempt launches afresh.
+        await this.halt();
+        throw err;
+      }
     }
   }
 
@@ -279,35 +265,54 @@ export class DbosEngine implements WorkflowEngine {
     const def = this.definitions.get(name);
     if (!def) throw new Error(`unknown workflow ${name}`);
     if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${name}`);
-    await this.start();
-    // An id of our own: a different id back means the dedup key matched a run already under way.
-    const ours = randomUUID();
-    const client = this.requireClient();
-    const handle = await client.enqueue(
-      {
-        workflowID: ours,
-        queueName: QUEUE_NAME,
-        workflowName: def.name,
-        appVersion: this.opts.applicationVersion,
-        applicationName: APP_NAME,
-        deduplicationID: def.dedupKey(payload),
-        duplicationPolicy: 'return-existing',
-        workflowTimeoutMS: def.timeoutMs,
-      },
-      payload,
-    );
-    if (handle.workflowID === ours) return { workflowId: ours, merged: false, payload };
-    const joined = await client.getWorkflow(handle.workflowID);
-    return { workflowId: handle.workflowID, merged: true, payload: joined?.input?.[0] ?? payload };
+    return this.whileReachable(async (client) => {
+      // An id of our own: a different id back means the dedup key matched a run already under way.
+      const ours = randomUUID();
+      const handle = await client.enqueue(
+        {
+          workflowID: ours,
+          queueName: QUEUE_NAME,
+          workflowName: def.name,
+          appVersion: this.opts.applicationVersion,
+          applicationName: APP_NAME,
+          deduplicationID: def.dedupKey(payload),
+          duplicationPolicy: 'return-existing',
+          workflowTimeoutMS: def.timeoutMs,
+        },
+        payload,
+      );
+      if (handle.workflowID === ours) return { workflowId: ours, merged: false, payload };
+      const joined = await client.getWorkflow(handle.workflowID);
+      return { workflowId: handle.workflowID, merged: true, payload: joined?.input?.[0] ?? payload };
+    });
   }
 
-  async get(workflowId: string): Promise<WorkflowView | null> {
-    await this.start();
-    const client = this.requireClient();
-    const status = await client.getWorkflow(workflowId);
-    if (!status || (status.applicationName && status.applicationName !== APP_NAME)) return null;
-    const steps = (await client.listWorkflowSteps(workflowId)) ?? [];
-    return toView(status, steps, this.definitions.get(status.workflowName));
+  get(workflowId: string): Promise<WorkflowView | null> {
+    return this.whileReachable(async (client) => {
+      const status = await client.getWorkflow(workflowId);
+      if (!status || (status.applicationName && status.applicationName !== APP_NAME)) return null;
+      const steps = (await client.listWorkflowSteps(workflowId)) ?? [];
+      return toView(status, steps, this.definitions.get(status.workflowName));
+    });
+  }
+
+  /**
+   * Runs a client call (enqueue, status) for a caller that is waiting, such as a request: a lost database is an
+   * UnavailableError (503 with Retry-After) within a bounded time, never a wait until it comes back. The launch is
+   * waited for while the database answers (whileDatabaseAnswers); the call itself fails at its first lost
+   * connection instead of entering DBOS's retry, which waits for the database as long as it takes (the runs
+   * themselves keep that retry: they must outlast an outage).
+   */
+  private async whileReachable<T>(call: (client: DBOSClient) => Promise<T>): Promise<T> {
+    try {
+      const probe = () => this.opts.db.query('SELECT 1');
+      await whileDatabaseAnswers(this.start(), probe, this.opts.probeEveryMs ?? 1_000);
+      return await withoutDbosRetries(() => call(this.requireClient()));
+    } catch (err) {
+      if (isDatabaseUnavailable(err))
+        throw unavailable('The workflow engine cannot reach the database; try again shortly');
+      throw err;
+    }
   }
 
   async waitFor(workflowId: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<WorkflowView> {
@@ -327,6 +332,11 @@ export class DbosEngine implements WorkflowEngine {
     this.starting = undefined;
     if (!starting) return;
     await starting.catch(() => {});
+    await this.halt();
+  }
+
+  /** Stops what a launch started: DBOS's execution, the unfinished runs handed back, the heartbeat, the client. */
+  private async halt(): Promise<void> {
     const takeover = this.takeover;
     this.takeover = undefined;
     if (this.launched) {
