@@ -2,11 +2,13 @@
 import { ashby } from './ashby.js';
 import { bamboohr } from './bamboohr.js';
 import { breezy } from './breezy.js';
+import { gem } from './gem.js';
 import { greenhouse } from './greenhouse.js';
 import { lever } from './lever.js';
 import { personio } from './personio.js';
 import { pinpoint } from './pinpoint.js';
 import { recruitee } from './recruitee.js';
+import { rippling } from './rippling.js';
 import { smartrecruiters } from './smartrecruiters.js';
 import type { Provider, SourceAdapter } from './types.js';
 import { workable } from './workable.js';
@@ -24,6 +26,8 @@ export const ADAPTERS: Readonly<Record<Provider, SourceAdapter>> = {
   bamboohr,
   breezy,
   pinpoint,
+  gem,
+  rippling,
 };
 
 export function getAdapter(provider: Provider): SourceAdapter {
