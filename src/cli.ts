@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/tokens.js';
 import { registerBoardsCommand } from './cli/boards.js';
 import { registerSignalsCommand } from './cli/signals.js';
+import { registerTrackCommand } from './cli/track.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
@@ -180,6 +181,7 @@ export function buildCli(): Command {
   registerToolCommands(program);
   registerBoardsCommand(program, withDb, out);
   registerSignalsCommand(program, withDb, out);
+  registerTrackCommand(program, loadConfig, out);
   return program;
 }
 

@@ -63,6 +63,8 @@ export function clientOptionsFromConfig(
     hostMap: config.outboundHostMap,
     headersTimeoutMs: config.outboundHeadersTimeoutMs,
     timeoutCapMs: config.outboundTimeoutCapMs > 0 ? config.outboundTimeoutCapMs : undefined,
+    perHostConcurrency: config.outboundHostConcurrency,
+    apiHostDelayMs: config.outboundApiGapMs,
     onOutcome,
   };
 }

@@ -10,15 +10,17 @@ import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
 import { WorkerTakeover } from './takeover.js';
 import type {
+  EnqueueOptions,
   EnqueueResult,
   RetryPolicy,
+  RunState,
   StepRunner,
   WorkflowDefinition,
   WorkflowEngine,
   WorkflowObserver,
   WorkflowView,
 } from './types.js';
-import { toView } from './view.js';
+import { runStateOf, toView } from './view.js';
 
 /** DBOS scopes workflows, queues and schedules by application name in its tables (schema `dbos`). */
 export const APP_NAME = 'frontline';
@@ -275,13 +277,13 @@ export class DbosEngine implements WorkflowEngine {
     return this.client;
   }
 
-  async enqueue(name: string, payload: unknown): Promise<EnqueueResult> {
+  async enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<EnqueueResult> {
     const def = this.definitions.get(name);
     if (!def) throw new Error(`unknown workflow ${name}`);
     if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${name}`);
     await this.start();
     // An id of our own: a different id back means the dedup key matched a run already under way.
-    const ours = randomUUID();
+    const ours = opts.workflowId ?? randomUUID();
     const client = this.requireClient();
     const handle = await client.enqueue(
       {
@@ -308,6 +310,13 @@ export class DbosEngine implements WorkflowEngine {
     if (!status || (status.applicationName && status.applicationName !== APP_NAME)) return null;
     const steps = (await client.listWorkflowSteps(workflowId)) ?? [];
     return toView(status, steps, this.definitions.get(status.workflowName));
+  }
+
+  async states(workflowIds: readonly string[]): Promise<Map<string, RunState>> {
+    if (workflowIds.length === 0) return new Map();
+    await this.start();
+    const rows = await this.requireClient().listWorkflows({ workflowIDs: [...workflowIds] });
+    return new Map(rows.map((row) => [row.workflowID, runStateOf(row)]));
   }
 
   async waitFor(workflowId: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<WorkflowView> {
