@@ -87,6 +87,11 @@ export interface Config {
   /** Least spacing between the starts of two requests to one vendor API host, ms (OUTBOUND_API_GAP_MS, 100). */
   outboundApiGapMs: number;
   /**
+   * Least spacing of requests to named hosts, ms (OUTBOUND_HOST_GAPS, `host=ms,...`): vendors' published limits.
+   * Default `api.rippling.com=6000`, Rippling's 100 requests every 10 minutes; `none` for no such spacing.
+   */
+  outboundHostGapsMs: Record<string, number>;
+  /**
    * `frontline track` (docs/tracking.md): the vendors whose boards it tracks (TRACK_VENDORS; default every vendor
    * but SmartRecruiters, whose API terms forbid scraping and use by AI agents), and its politeness towards each
    * host: requests in flight (TRACK_HOST_CONCURRENCY, 1) and the least gap between their starts (TRACK_HOST_GAP_MS,
@@ -209,6 +214,24 @@ function parseHostMap(r: Reader): Record<string, string> {
   return map;
 }
 
+/** Vendors' published request limits as spacing: Rippling allows 100 requests every 10 minutes. */
+const HOST_GAPS_DEFAULT = 'api.rippling.com=6000';
+
+function parseHostGaps(r: Reader): Record<string, number> {
+  const v = r.raw('OUTBOUND_HOST_GAPS') ?? HOST_GAPS_DEFAULT;
+  const gaps: Record<string, number> = {};
+  if (v.toLowerCase() === 'none') return gaps;
+  for (const pair of v.split(',').filter((p) => p.trim() !== '')) {
+    const [host, ms] = pair.split('=').map((x) => x.trim());
+    if (!host || !/^[a-z0-9.-]+$/i.test(host) || !ms || !/^\d{1,7}$/.test(ms)) {
+      r.problems.push(`OUTBOUND_HOST_GAPS entry "${pair}" must look like api.rippling.com=6000`);
+      continue;
+    }
+    gaps[host.toLowerCase()] = Number(ms);
+  }
+  return gaps;
+}
+
 /** Vendors `track` may read, by default all but SmartRecruiters (docs/tracking.md says why); `all` for every one. */
 export const TRACK_VENDORS_DEFAULT: readonly Provider[] = PROVIDERS.filter((p) => p !== 'smartrecruiters');
 
@@ -317,6 +340,7 @@ function readOutbound(r: Reader) {
     outboundTimeoutCapMs: r.int('OUTBOUND_TIMEOUT_CAP_MS', 0, 0, 3_600_000),
     outboundHostConcurrency: r.int('OUTBOUND_HOST_CONCURRENCY', 2, 1, 64),
     outboundApiGapMs: r.int('OUTBOUND_API_GAP_MS', 100, 0, 600_000),
+    outboundHostGapsMs: parseHostGaps(r),
     track: {
       vendors: parseVendors(r),
       hostConcurrency: r.int('TRACK_HOST_CONCURRENCY', 1, 1, 64),

@@ -97,6 +97,7 @@ async function main(): Promise<void> {
     TRACK_HOST_GAP_MS: String(args.gap),
     OUTBOUND_HOST_CONCURRENCY: '1',
     OUTBOUND_API_GAP_MS: String(args.gap),
+    OUTBOUND_HOST_GAPS: process.env.OUTBOUND_HOST_GAPS ?? 'none',
     WORKER_CONCURRENCY: String(args.concurrency),
     LOG_LEVEL: 'warn',
   };

@@ -124,8 +124,8 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
     const who = providerOf(host);
     if (!who) return send(res, 404, { error: `fake ATS does not serve host ${host}` });
     const late = slowMs.get(who.provider);
-    if (late) return void setTimeout(() => respond(req, res, reqBody, url, host, who), late);
-    return respond(req, res, reqBody, url, host, who);
+    if (late) return void setTimeout(() => respond(req, res, reqBody, url, who), late);
+    return respond(req, res, reqBody, url, who);
   };
 
   const respond = (
@@ -133,7 +133,6 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
     res: ServerResponse,
     reqBody: string,
     url: URL,
-    host: string,
     who: { provider: Provider; sub?: string },
   ) => {
     const { provider } = who;
