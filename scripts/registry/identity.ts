@@ -21,7 +21,7 @@ export type RejectReason =
   | 'no-company-name'
   | 'names-another-company'
   | 'one-source-without-name'
-  | 'older-vendor'
+  | 'superseded-board'
   | 'ambiguous-boards'
   | 'board-of-two-companies'
   | 'name-of-two-companies';
@@ -57,7 +57,10 @@ const PLATFORM_DOMAINS = new Set(
 const AFFIXES = ['ai', 'hq', 'labs', 'inc', 'app', 'io', 'careers', 'jobs', 'team'];
 /** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
 const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
-/** A one-word name this short is shared by many companies: one board list naming it is not enough. */
+/**
+ * A board identifier this short that a one-word name matches is shared by many companies ("rocket"): one board
+ * list naming it is not enough.
+ */
 const SHORT_NAME = 6;
 const PREFIXES = ['get', 'use', 'try', 'join', 'hey', 'with', 'go'];
 
@@ -76,6 +79,8 @@ interface Company {
 
 interface Kept {
   board: Board;
+  /** The board list's display name that matched the company, when one did. */
+  name?: string;
   evidence: 'board-url' | 'two-sources';
   support: number;
 }
@@ -119,7 +124,7 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     }
     const chosen = choose(kept, info);
     for (const k of kept)
-      if (chosen.length > 0 && !chosen.includes(k)) reject('older-vendor', label(domain, k.board));
+      if (chosen.length > 0 && !chosen.includes(k)) reject('superseded-board', label(domain, k.board));
     if (chosen.length === 0 && kept.length > 0)
       for (const k of kept) reject('ambiguous-boards', label(domain, k.board));
     if (chosen.length === 0) continue;
@@ -141,11 +146,14 @@ function judge(
   const own = nameKeys(domain, company);
   const names = [...b.names.values()];
   if (names.length > 0) {
-    const match = names.find((n) => own.has(bare(key(n))));
+    const match = ['ats-companies', 'career-ops']
+      .map((s) => b.names.get(s))
+      .concat(names)
+      .find((n): n is string => n !== undefined && own.has(bare(key(n))));
     if (!match) return 'names-another-company';
-    const short = bare(key(match)).length <= SHORT_NAME && !/\s/.test(match.trim());
+    const short = bare(boardKey(b)).length <= SHORT_NAME && !/\s/.test(match.trim());
     if (short && support < 2 && !domain.endsWith('.ai')) return 'short-name-one-source';
-    return { board: b, evidence: 'board-url', support };
+    return { board: b, name: match, evidence: 'board-url', support };
   }
   if (support < 2) return 'one-source-without-name';
   if (!company.names.some((n) => wordKeys(domain).has(bare(key(n))))) return 'no-company-name';
@@ -180,7 +188,7 @@ function entry(
   info: Map<string, SourceInfo>,
 ): RegistryEntry {
   const first = chosen[0] as Kept;
-  const shown = first.board.names.get('ats-companies') ?? first.board.names.get('career-ops');
+  const shown = first.name;
   // The AI list's spelling when it is the same name ("Boston Dynamics" for a board list's "Bostondynamics").
   const name = shown
     ? (company.names.find((n) => key(n) === key(shown)) ?? shown)
@@ -247,6 +255,11 @@ function indexBoards(facts: BoardFact[]): Map<string, Board[]> {
   return groupBy([...byId.values()], (b) =>
     key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board),
   );
+}
+
+/** The board's identifier as compared with a domain's word (a Workday board by its tenant). */
+function boardKey(b: { vendor: RegistryVendor; board: string }): string {
+  return key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board);
 }
 
 function indexCompanies(facts: CompanyFact[]): Map<string, Company> {

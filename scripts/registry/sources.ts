@@ -30,7 +30,7 @@ const ENTERPRISE =
   /business|sales|marketing|customer|support|meeting|productivity|legal|finance|email|phone|hr\b/i;
 /** Headings of AI lists that hold reading, courses or references, not companies. */
 const NOT_COMPANIES =
-  /reading|milestone|learn|course|education|resource|related|similar|credit|contents|leaderboard|paper|tutorial|history|ethic|critical|director|introduction|structure|contribut|benchmark|book|conference|publication|survey|method|hashing|quantization|article|talk|comparison/i;
+  /reading|milestone|learn|course|education|resource|related|similar|credit|contents|leaderboard|paper|tutorial|history|ethic|critical|director|introduction|structure|contribut|benchmark|book|conference|publication|survey|method|hashing|graveyard|student|pricing|subscription|quantization|article|talk|comparison/i;
 
 /** Large established companies an AI list names for their AI work: AI is not what they sell. */
 const ESTABLISHED = /large compan/i;
@@ -182,9 +182,9 @@ export const SOURCES: SourceSpec[] = [
     commit: '63d863418c0a6db3db92cacf150a72f76933e15c',
     licence: 'CC0-1.0',
     contributes: 'Generative-AI companies and products with their websites (AI signal, domain, category).',
-    paths: ['README.md'],
+    paths: ['README.md', 'DISCOVERIES.md'],
     discovered: false,
-    read: aiList('awesome-generative-ai', ['README.md']),
+    read: aiList('awesome-generative-ai', ['README.md', 'DISCOVERIES.md']),
   },
   {
     id: 'awesome-ai-tools',
@@ -192,9 +192,9 @@ export const SOURCES: SourceSpec[] = [
     commit: 'b55186e97bc01635d637f544431700f331077944',
     licence: 'MIT',
     contributes: 'AI tools with their websites (AI signal, domain, category).',
-    paths: ['README.md'],
+    paths: ['README.md', 'IMAGE.md', 'marketing.md'],
     discovered: false,
-    read: aiList('awesome-ai-tools', ['README.md']),
+    read: aiList('awesome-ai-tools', ['README.md', 'IMAGE.md', 'marketing.md']),
   },
   {
     id: 'awesome-robotics-ai',
@@ -255,5 +255,25 @@ export const SOURCES: SourceSpec[] = [
     paths: ['README.md'],
     discovered: false,
     read: aiList('awesome-vector-database', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-tools-eudk',
+    repository: 'eudk/awesome-ai-tools',
+    commit: '626be08c52c330c8aadf000e7ad3046d16481904',
+    licence: 'CC0-1.0',
+    contributes: 'AI platforms, models and tools with their websites (AI signal, domain, category).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-tools-eudk', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-for-science',
+    repository: 'ai-boost/awesome-ai-for-science',
+    commit: '2d6b813fee07b9ca3633dbcb4e6b2089e1d40b09',
+    licence: 'MIT',
+    contributes: 'AI-for-science platforms and companies with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-for-science', ['README.md']),
   },
 ];
