@@ -17,7 +17,7 @@ export interface SourceInfo {
 
 export type RejectReason =
   | 'platform-domain'
-  | 'short-name-one-source'
+  | 'short-name-unvouched'
   | 'no-company-name'
   | 'names-another-company'
   | 'one-source-without-name'
@@ -58,11 +58,12 @@ const AFFIXES = ['ai', 'hq', 'labs', 'inc', 'app', 'io', 'careers', 'jobs', 'tea
 /** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
 const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
 /**
- * A board identifier this short that a one-word name matches is shared by many companies ("rocket"): one board
- * list naming it is not enough.
+ * A board identifier this short, matched by a one-word name, is often a word many companies share ("rocket",
+ * "guild"): the board list's name must then say AI ("Zeta AI", "Exa.ai"), an AI list must name the board's
+ * vendor, or the hand-edited list must give the board to the company.
  */
 const SHORT_NAME = 6;
-const PREFIXES = ['get', 'use', 'try', 'join', 'hey', 'with', 'go'];
+const AI_MARK = /\bai\b|\.ai$/i;
 
 interface Board {
   vendor: RegistryVendor;
@@ -118,7 +119,7 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     }
     const kept: Kept[] = [];
     for (const b of candidates) {
-      const verdict = judge(b, domain, company, hints);
+      const verdict = judge(b, domain, company, hints, info);
       if (typeof verdict === 'string') reject(verdict, `${domain} ${b.vendor}:${b.board}`);
       else kept.push(verdict);
     }
@@ -139,20 +140,22 @@ function judge(
   domain: string,
   company: Company,
   hints: Map<string, AiHint[]>,
+  info: Map<string, SourceInfo>,
 ): Kept | RejectReason {
-  const support =
-    b.sources.size +
-    (hints.get(key(b.board)) ?? []).filter((h) => h.vendor === b.vendor && !b.sources.has(h.source)).length;
+  const aiHints = (hints.get(key(b.board)) ?? []).filter((h) => h.vendor === b.vendor);
+  const support = b.sources.size + aiHints.filter((h) => !b.sources.has(h.source)).length;
   const own = nameKeys(domain, company);
   const names = [...b.names.values()];
   if (names.length > 0) {
-    const match = ['ats-companies', 'career-ops']
+    const match = [...info.keys()]
       .map((s) => b.names.get(s))
-      .concat(names)
       .find((n): n is string => n !== undefined && own.has(bare(key(n))));
     if (!match) return 'names-another-company';
     const short = bare(boardKey(b)).length <= SHORT_NAME && !/\s/.test(match.trim());
-    if (short && support < 2 && !domain.endsWith('.ai')) return 'short-name-one-source';
+    // A hand-edited list's editor chose the board for the company.
+    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bare(key(n))));
+    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
+    if (short && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
   if (support < 2) return 'one-source-without-name';
@@ -189,9 +192,14 @@ function entry(
 ): RegistryEntry {
   const first = chosen[0] as Kept;
   const shown = first.name;
-  // The AI list's spelling when it is the same name ("Boston Dynamics" for a board list's "Bostondynamics").
+  // The AI list's spelling of the same name when the board list only capitalised an identifier
+  // ("Boston Dynamics" for "Bostondynamics").
+  const spaced =
+    shown && /^([A-Z][a-z0-9]*)( [A-Z][a-z0-9]*)*$/.test(shown)
+      ? company.names.find((n) => key(n) === key(shown) && n.split(' ').length > shown.split(' ').length)
+      : undefined;
   const name = shown
-    ? (company.names.find((n) => key(n) === key(shown)) ?? shown)
+    ? (spaced ?? shown)
     : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) as string);
   return {
     name,
@@ -273,22 +281,16 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
   return out;
 }
 
-/** The domain's own word (its label under the public suffix, without a "get"/"try"... prefix). */
+/** The domain's own word: its label under the public suffix, and the whole domain. */
 function wordKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  const bareWord = PREFIXES.filter((p) => word.startsWith(p) && word.length - p.length >= 3).map((p) =>
-    word.slice(p.length),
-  );
-  return new Set([word, key(domain), ...bareWord].map(bare).filter((k) => k.length >= 2));
+  return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
 }
 
 /** Board identifiers the domain's word may take: the word itself, or the word and one affix ("acme-ai"). */
 function idKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  const out = new Set([key(domain), word, ...AFFIXES.map((a) => word + a)]);
-  for (const p of PREFIXES)
-    if (word.startsWith(p) && word.length - p.length >= 3) out.add(word.slice(p.length));
-  return new Set([...out].filter((k) => k.length >= 2));
+  return new Set([key(domain), word, ...AFFIXES.map((a) => word + a)].filter((k) => k.length >= 2));
 }
 
 /** Names the company goes by: the AI lists' names for it and its domain's word. */

@@ -121,29 +121,42 @@ describe('registry identity rules', () => {
     expect(boardsOf(r)).toEqual({ 'acmerobotics.com': ['lever:acmerobotics:two-sources'] });
   });
 
-  it('needs a second source for a short one-word name, unless the domain is an .ai domain', () => {
+  it('takes a short one-word name only when its list says AI, an AI list names the vendor, or a hand list picks it', () => {
     const r = buildRegistry(
       facts(
-        [company('Rocket', 'rocket.new'), company('Zeta', 'zeta.ai')],
+        [
+          company('Rocket', 'rocket.new'),
+          company('Zeta', 'zeta.ai'),
+          company('Suno', 'suno.com'),
+          company('Ramp', 'ramp.com'),
+          company('Guild', 'guild.com'),
+        ],
         [
           board('new-list', 'workday', 'rocket.wd5/careers', 'Rocket'),
-          board('new-list', 'ashby', 'zeta', 'Zeta'),
+          board('new-list', 'ashby', 'zeta', 'Zeta AI'),
+          board('new-list', 'ashby', 'suno', 'Suno'),
+          board('hand-list', 'ashby', 'ramp', 'Ramp'),
+          board('new-list', 'greenhouse', 'guild', 'Guild'),
+          board('old-list', 'greenhouse', 'guild', null),
         ],
+        [{ source: 'old-list', key: 'suno', vendor: 'ashby' }],
       ),
       SOURCES,
     );
-    expect(boardsOf(r)).toEqual({ 'zeta.ai': ['ashby:zeta:board-url'] });
-    expect(reasons(r)).toEqual({ 'short-name-one-source': ['rocket.new workday:rocket.wd5/careers'] });
+    expect(Object.keys(boardsOf(r))).toEqual(['ramp.com', 'suno.com', 'zeta.ai']);
+    expect(reasons(r)).toEqual({
+      'short-name-unvouched': ['guild.com greenhouse:guild', 'rocket.new workday:rocket.wd5/careers'],
+    });
   });
 
   it('leaves out a platform domain and a tie between two vendors', () => {
     const r = buildRegistry(
       facts(
-        [company('Amazon Q', 'amazon.com'), company('Alloy', 'alloy.ai')],
+        [company('Amazon Q', 'amazon.com'), company('Alloyance', 'alloyance.ai')],
         [
           board('new-list', 'breezy', 'amazon', 'Amazon'),
-          board('new-list', 'greenhouse', 'alloy', 'Alloy'),
-          board('new-list', 'lever', 'alloy', 'Alloy'),
+          board('new-list', 'greenhouse', 'alloyance', 'Alloyance'),
+          board('new-list', 'lever', 'alloyance', 'Alloyance'),
         ],
       ),
       SOURCES,
@@ -151,7 +164,7 @@ describe('registry identity rules', () => {
     expect(r.entries).toEqual([]);
     expect(reasons(r)).toEqual({
       'platform-domain': ['amazon.com breezy:amazon'],
-      'ambiguous-boards': ['alloy.ai greenhouse:alloy', 'alloy.ai lever:alloy'],
+      'ambiguous-boards': ['alloyance.ai greenhouse:alloyance', 'alloyance.ai lever:alloyance'],
     });
   });
 
@@ -165,9 +178,10 @@ describe('registry identity rules', () => {
       board('new-list', 'ashby', 'cohere', 'Cohere'),
       board('old-list', 'ashby', 'cohere', null),
     ];
-    const r = buildRegistry(facts(both, boards), SOURCES);
+    const hints = [{ source: 'old-list', key: 'cohere', vendor: 'ashby' as const }];
+    const r = buildRegistry(facts(both, boards, hints), SOURCES);
     expect(boardsOf(r)).toEqual({ 'cohere.com': ['ashby:cohere:board-url'] });
-    const tie = buildRegistry(facts(both.slice(0, 2), boards), SOURCES);
+    const tie = buildRegistry(facts(both.slice(0, 2), boards, hints), SOURCES);
     expect(tie.entries).toEqual([]);
     expect(reasons(tie)['board-of-two-companies']).toHaveLength(2);
   });
@@ -182,7 +196,7 @@ describe('registry identity rules', () => {
       board('new-list', 'ashby', 'baseten', 'Baseten'),
       board('new-list', 'ashby', 'cartesia', 'Cartesia'),
       board('old-list', 'ashby', 'replit', null),
-      board('new-list', 'ashby', 'replit', 'Replit'),
+      board('hand-list', 'ashby', 'replit', 'Replit'),
     ];
     const a = buildRegistry(facts(companies, boards), SOURCES);
     const b = buildRegistry(facts([...companies].reverse(), [...boards].reverse()), SOURCES);
