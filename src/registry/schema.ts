@@ -12,10 +12,12 @@ export const REGISTRY_VENDORS = [...PROVIDERS, 'gem', 'rippling'] as const;
 export type RegistryVendor = (typeof REGISTRY_VENDORS)[number];
 
 /**
- * The second signal that tied a board to the company's domain (a name alone never does):
- * - `vendor-api`: the vendor's own API answered for the board, and the company name or URL it gives matches;
- * - `board-url`: the source records the company's website next to the board, and its domain matches;
- * - `two-sources`: two independent sources list the same board for the same domain.
+ * The second signal that tied a board to the company's domain (a name alone never does; docs/registry.md):
+ * - `board-url`: the board's identifier spells the domain's word and the board list's own name for the board
+ *   is the company's;
+ * - `two-sources`: two independent sources list the board whose identifier spells the domain's word;
+ * - `vendor-api`: a source that confirmed the board against the vendor's own API gives a matching company name
+ *   or URL (for sources of that kind; none of the pinned sources is one).
  */
 export const EVIDENCE_KINDS = ['vendor-api', 'board-url', 'two-sources'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
@@ -44,7 +46,8 @@ export const RegistryBoard = Type.Object(
     }),
     sources: Type.Array(Type.String({ pattern: SOURCE_ID }), {
       minItems: 1,
-      description: 'Ids of registry/sources.yaml that list the board.',
+      description:
+        "Ids of registry/sources.yaml behind the row: the lists that name the board and those giving the company's domain.",
     }),
   },
   { additionalProperties: false },
