@@ -3,6 +3,7 @@ import { AmbiguousTokenError, TokenNameTakenError, TokenService } from './auth/t
 import { registerBoardsCommand } from './cli/boards.js';
 import { registerReclassifyCommand } from './cli/reclassify.js';
 import { registerSignalsCommand } from './cli/signals.js';
+import { registerTrackCommand } from './cli/track.js';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
@@ -182,6 +183,7 @@ export function buildCli(): Command {
   registerBoardsCommand(program, withDb, out);
   registerSignalsCommand(program, withDb, out);
   registerReclassifyCommand(program, withDb, out);
+  registerTrackCommand(program, loadConfig, out);
   return program;
 }
 

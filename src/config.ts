@@ -4,6 +4,7 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { PROVIDERS, type Provider } from './sources/types.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type Role = 'all' | 'api' | 'worker';
@@ -81,6 +82,22 @@ export interface Config {
    * call its own budget (pages 20 s, ATS APIs 45 s, model calls up to 120 s).
    */
   outboundTimeoutCapMs: number;
+  /** Outbound requests in flight per host (OUTBOUND_HOST_CONCURRENCY, default 2). */
+  outboundHostConcurrency: number;
+  /** Least spacing between the starts of two requests to one vendor API host, ms (OUTBOUND_API_GAP_MS, 100). */
+  outboundApiGapMs: number;
+  /**
+   * Least spacing of requests to named hosts, ms (OUTBOUND_HOST_GAPS, `host=ms,...`): vendors' published limits.
+   * Default `api.rippling.com=6000`, Rippling's 100 requests every 10 minutes; `none` for no such spacing.
+   */
+  outboundHostGapsMs: Record<string, number>;
+  /**
+   * `frontline track` (docs/tracking.md): the vendors whose boards it tracks (TRACK_VENDORS; default every vendor
+   * but SmartRecruiters, whose API terms forbid scraping and use by AI agents), and its politeness towards each
+   * host: requests in flight (TRACK_HOST_CONCURRENCY, 1) and the least gap between their starts (TRACK_HOST_GAP_MS,
+   * 1000 ms).
+   */
+  track: { vendors: Provider[]; hostConcurrency: number; hostGapMs: number };
   userAgentContact: string;
   scrapeIntervalMinutes: number;
   /** Workflow runs one worker process executes at once. */
@@ -197,6 +214,45 @@ function parseHostMap(r: Reader): Record<string, string> {
   return map;
 }
 
+/** Vendors' published request limits as spacing: Rippling allows 100 requests every 10 minutes. */
+const HOST_GAPS_DEFAULT = 'api.rippling.com=6000';
+
+function parseHostGaps(r: Reader): Record<string, number> {
+  const v = r.raw('OUTBOUND_HOST_GAPS') ?? HOST_GAPS_DEFAULT;
+  const gaps: Record<string, number> = {};
+  if (v.toLowerCase() === 'none') return gaps;
+  for (const pair of v.split(',').filter((p) => p.trim() !== '')) {
+    const [host, ms] = pair.split('=').map((x) => x.trim());
+    if (!host || !/^[a-z0-9.-]+$/i.test(host) || !ms || !/^\d{1,7}$/.test(ms)) {
+      r.problems.push(`OUTBOUND_HOST_GAPS entry "${pair}" must look like api.rippling.com=6000`);
+      continue;
+    }
+    gaps[host.toLowerCase()] = Number(ms);
+  }
+  return gaps;
+}
+
+/** Vendors `track` may read, by default all but SmartRecruiters (docs/tracking.md says why); `all` for every one. */
+export const TRACK_VENDORS_DEFAULT: readonly Provider[] = PROVIDERS.filter((p) => p !== 'smartrecruiters');
+
+function parseVendors(r: Reader): Provider[] {
+  const v = r.raw('TRACK_VENDORS');
+  if (v === undefined) return [...TRACK_VENDORS_DEFAULT];
+  if (v.toLowerCase() === 'all') return [...PROVIDERS];
+  const names = v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length > 0);
+  const unknown = names.filter((n) => !(PROVIDERS as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    r.problems.push(
+      `TRACK_VENDORS must be "all" or a comma-separated list of ${PROVIDERS.join(', ')} (got "${v}")`,
+    );
+    return [...TRACK_VENDORS_DEFAULT];
+  }
+  return names as Provider[];
+}
+
 /** The process, database and logging settings. */
 function readCoreSettings(r: Reader) {
   return {
@@ -282,6 +338,14 @@ function readOutbound(r: Reader) {
     outboundHostMap: parseHostMap(r),
     outboundHeadersTimeoutMs: r.int('OUTBOUND_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     outboundTimeoutCapMs: r.int('OUTBOUND_TIMEOUT_CAP_MS', 0, 0, 3_600_000),
+    outboundHostConcurrency: r.int('OUTBOUND_HOST_CONCURRENCY', 2, 1, 64),
+    outboundApiGapMs: r.int('OUTBOUND_API_GAP_MS', 100, 0, 600_000),
+    outboundHostGapsMs: parseHostGaps(r),
+    track: {
+      vendors: parseVendors(r),
+      hostConcurrency: r.int('TRACK_HOST_CONCURRENCY', 1, 1, 64),
+      hostGapMs: r.int('TRACK_HOST_GAP_MS', 1_000, 0, 600_000),
+    },
     userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
   } satisfies Partial<Config>;
 }

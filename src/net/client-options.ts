@@ -42,6 +42,8 @@ export interface ClientOptions {
    * strictest published vendor limit, SmartRecruiters' ~10 requests/s).
    */
   apiHostDelayMs?: number;
+  /** Least spacing for named hosts, ms, over the two above: a vendor's published rate limit (OUTBOUND_HOST_GAPS). */
+  hostGapsMs?: Record<string, number>;
   /** robots.txt cache lifetime, ms (default 6 h; RFC 9309 allows up to 24 h). */
   robotsTtlMs?: number;
   /** Upper bound on a robots.txt Crawl-delay we honour, ms (default 10000). */
@@ -63,6 +65,9 @@ export function clientOptionsFromConfig(
     hostMap: config.outboundHostMap,
     headersTimeoutMs: config.outboundHeadersTimeoutMs,
     timeoutCapMs: config.outboundTimeoutCapMs > 0 ? config.outboundTimeoutCapMs : undefined,
+    perHostConcurrency: config.outboundHostConcurrency,
+    apiHostDelayMs: config.outboundApiGapMs,
+    hostGapsMs: config.outboundHostGapsMs,
     onOutcome,
   };
 }

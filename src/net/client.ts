@@ -57,6 +57,7 @@ export class OutboundClient implements HttpClient {
       perHostConcurrency: 2,
       perHostDelayMs: 200,
       apiHostDelayMs: 100,
+      hostGapsMs: {},
       robotsTtlMs: 6 * 3_600_000,
       maxCrawlDelayMs: 10_000,
       now: Date.now,
@@ -99,7 +100,10 @@ export class OutboundClient implements HttpClient {
     for (let redirects = 0; ; redirects += 1) {
       const target = vetUrl(current, (h) => this.mappedOrigin(h) !== undefined);
       const isPage = (req.kind ?? 'page') === 'page';
-      let delayMs = isPage ? this.o.perHostDelayMs : this.o.apiHostDelayMs;
+      let delayMs = Math.max(
+        isPage ? this.o.perHostDelayMs : this.o.apiHostDelayMs,
+        this.o.hostGapsMs[target.hostname] ?? 0,
+      );
       if (isPage) {
         const policy = await this.robots.policy(target.href, this);
         if (!policy.allowed) {

@@ -16,6 +16,8 @@ export const PROVIDERS = [
   'bamboohr',
   'breezy',
   'pinpoint',
+  'gem',
+  'rippling',
 ] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
@@ -24,7 +26,7 @@ export interface BoardRef {
   provider: Provider;
   /** The vendor's board identifier: Greenhouse board token, Lever site, Ashby board name, Workable subdomain
    * (or numeric account id), SmartRecruiters company identifier, Recruitee, Personio, BambooHR, Breezy and Pinpoint
-   * subdomains, Workday `{tenant}.wd{N}/{site}`. Case preserved. */
+   * subdomains, Workday `{tenant}.wd{N}/{site}`, Gem and Rippling board names. Case preserved. */
   token: string;
   /** Human-facing board URL, e.g. https://boards.greenhouse.io/acme. */
   url: string;

@@ -149,7 +149,9 @@ export interface Child {
 }
 
 export interface ChildOptions {
-  command?: 'serve' | 'worker';
+  command?: 'serve' | 'worker' | 'track';
+  /** Arguments after the command (track's options). */
+  args?: string[];
   /** Modules loaded before the service (`node --import`), e.g. CRASH_AT_STEP. */
   preload?: string[];
 }
@@ -159,7 +161,7 @@ export async function startChild(env: Record<string, string>, opts: ChildOptions
   const command = opts.command ?? 'serve';
   const port = Number(env.PORT ?? (await freePort()));
   const imports = ['tsx', ...(opts.preload ?? [])].flatMap((m) => ['--import', m]);
-  const proc = spawn(process.execPath, [...imports, MAIN, command], {
+  const proc = spawn(process.execPath, [...imports, MAIN, command, ...(opts.args ?? [])], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

@@ -38,8 +38,12 @@ export interface FakeAts {
   origin: string;
   /** host → origin for every vendor host; '.recruitee.com' covers every Recruitee subdomain. */
   hostMap: Record<string, string>;
-  /** Every request received, in order. */
-  requests: Array<{ host: string; method: string; path: string }>;
+  /** Every request received, in order, with when it arrived (performance.now(), ms). */
+  requests: Array<{ host: string; method: string; path: string; at: number }>;
+  /** The most requests one host (without port) had in flight at once. */
+  peakInFlight: Map<string, number>;
+  /** Every later response of the vendor is sent this many ms late (a slow host). */
+  slow(provider: Provider, ms: number): void;
   setBoard(provider: Provider, token: string, postings: FakePosting[]): void;
   removeBoard(provider: Provider, token: string): void;
   /** Serves `body` verbatim (status 200 unless given) for the board's list endpoint: recorded fixtures, malformed payloads. */
@@ -95,6 +99,9 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   const failures = new Map<Provider, FakeFailure[]>();
   const noWidget = new Set<string>();
   const requests: FakeAts['requests'] = [];
+  const inFlight = new Map<string, number>();
+  const peakInFlight = new Map<string, number>();
+  const slowMs = new Map<Provider, number>();
   const key = (p: Provider, t: string) => `${p}:${decodeURIComponent(t).toLowerCase()}`;
   for (const [p, byToken] of Object.entries(spec)) {
     for (const [t, postings] of Object.entries(byToken ?? {})) boards.set(key(p as Provider, t), postings);
@@ -108,9 +115,26 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   const handle = (req: IncomingMessage, res: ServerResponse, reqBody: string) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const host = req.headers.host ?? '';
-    requests.push({ host, method: req.method ?? 'GET', path: `${url.pathname}${url.search}` });
+    requests.push({
+      host,
+      method: req.method ?? 'GET',
+      path: `${url.pathname}${url.search}`,
+      at: performance.now(),
+    });
     const who = providerOf(host);
     if (!who) return send(res, 404, { error: `fake ATS does not serve host ${host}` });
+    const late = slowMs.get(who.provider);
+    if (late) return void setTimeout(() => respond(req, res, reqBody, url, who), late);
+    return respond(req, res, reqBody, url, who);
+  };
+
+  const respond = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    reqBody: string,
+    url: URL,
+    who: { provider: Provider; sub?: string },
+  ) => {
     const { provider } = who;
     const fail = failures.get(provider)?.shift();
     if (fail) {
@@ -252,6 +276,11 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
   };
 
   const server = createServer((req, res) => {
+    const h = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+    const now = (inFlight.get(h) ?? 0) + 1;
+    inFlight.set(h, now);
+    peakInFlight.set(h, Math.max(peakInFlight.get(h) ?? 0, now));
+    res.on('close', () => inFlight.set(h, (inFlight.get(h) ?? 1) - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
@@ -268,6 +297,10 @@ export async function startFakeAts(spec: FakeAtsSpec = {}): Promise<FakeAts> {
     origin,
     hostMap,
     requests,
+    peakInFlight,
+    slow(provider, ms) {
+      slowMs.set(provider, ms);
+    },
     setBoard(provider, token, postings) {
       boards.set(key(provider, token), postings);
     },

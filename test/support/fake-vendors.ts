@@ -8,8 +8,10 @@ import type { Provider } from '../../src/sources/types.js';
 import type { FakePosting } from './fake-ats-render.js';
 import { bamboohrFake } from './fake-bamboohr.js';
 import { breezyFake } from './fake-breezy.js';
+import { gemFake } from './fake-gem.js';
 import { personioFake } from './fake-personio.js';
 import { pinpointFake } from './fake-pinpoint.js';
+import { ripplingFake } from './fake-rippling.js';
 import { workdayFake } from './fake-workday.js';
 
 export interface VendorRequest {
@@ -69,6 +71,8 @@ export const VENDOR_FAKES: readonly VendorFake[] = [
   bamboohrFake,
   breezyFake,
   pinpointFake,
+  gemFake,
+  ripplingFake,
 ];
 
 export const vendorFakeFor = (host: string): VendorFake | undefined => VENDOR_FAKES.find((f) => f.owns(host));

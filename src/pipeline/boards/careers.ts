@@ -11,7 +11,7 @@ import { loadHtml } from '../../sources/normalize/html.js';
 const KEYWORDS =
   /\b(careers?|jobs?|join(?:[- ]us)?|work(?:ing)?[- ](?:with|for|at)[- ]us|hiring|open[- ](?:positions|roles)|opportunities|vacancies|we'?re[- ]hiring)\b/i;
 const ATS_HOSTS =
-  /(greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|smartrecruiters\.com|recruitee\.com|myworkdayjobs\.com|jobs\.personio\.(?:de|com)|bamboohr\.com|breezy\.hr|pinpointhq\.com)$/i;
+  /(greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|smartrecruiters\.com|recruitee\.com|myworkdayjobs\.com|jobs\.personio\.(?:de|com)|bamboohr\.com|breezy\.hr|pinpointhq\.com|jobs\.gem\.com|api\.gem\.com|ats\.rippling\.com|api\.rippling\.com)$/i;
 
 /** Hosts of the supported vendors: links there are detected, never fetched as pages. */
 export const isAtsHost = (url: string): boolean => ATS_HOSTS.test(new URL(url).hostname);

@@ -92,6 +92,18 @@ const PATTERNS: Pattern[] = [
   },
   ...SUBDOMAIN_VENDORS,
   {
+    // jobs.gem.com/{board}[/{posting}], or the Job Board API path /job_board/v0/{board}/.
+    provider: 'gem',
+    re: /(?:jobs\.gem\.com|api\.gem\.com\/job_board\/v0)\/([A-Za-z0-9_.-]+)/gi,
+    notTokens: ['api', 'static', 'assets', 'job_board'],
+  },
+  {
+    // ats.rippling.com/[{locale}/]{board}/jobs[/{posting}], or the board API path /ats/v2/board/{board}/.
+    provider: 'rippling',
+    re: /(?:ats\.rippling\.com\/(?:[a-z]{2}-[A-Z]{2}\/)?([A-Za-z0-9_.-]+)\/jobs|api\.rippling\.com\/platform\/api\/ats\/v\d\/board\/([A-Za-z0-9_.-]+))/g,
+    notTokens: ['api', 'static'],
+  },
+  {
     // {tenant}.wd{N}.myworkdayjobs.com/[{lang}/]{site}, or the CXS API path /wday/cxs/{tenant}/{site}.
     provider: 'workday',
     re: /\b([a-z0-9-]{1,63})\.(wd\d{1,3})\.myworkdayjobs\.com\/(?:wday\/cxs\/[a-z0-9-]+\/|[a-z]{2}(?:-[a-z]{2})?\/)?([A-Za-z0-9_-]{1,100})/gi,

@@ -1,8 +1,8 @@
 /** Result shapes of careers-page discovery and ATS detection (src/pipeline/boards/). */
 import type { BoardRef } from '../../sources/types.js';
 
-/** How a board was found, strongest first. */
-export type BoardEvidence = 'final_url' | 'link' | 'iframe' | 'script' | 'inline';
+/** How a board was found, strongest first; `registry`: named by the registry of AI companies (registry/). */
+export type BoardEvidence = 'registry' | 'final_url' | 'link' | 'iframe' | 'script' | 'inline';
 
 export interface DetectedBoard extends BoardRef {
   evidence: BoardEvidence;

@@ -13,15 +13,17 @@ import { PglitePool } from './pglite-pool.js';
 import { migrateSystemDatabase, whileDatabaseAnswers, withoutDbosRetries } from './system-database.js';
 import { WorkerTakeover } from './takeover.js';
 import type {
+  EnqueueOptions,
   EnqueueResult,
   RetryPolicy,
+  RunState,
   StepRunner,
   WorkflowDefinition,
   WorkflowEngine,
   WorkflowObserver,
   WorkflowView,
 } from './types.js';
-import { toView } from './view.js';
+import { runStateOf, toView } from './view.js';
 
 /** DBOS scopes workflows, queues and schedules by application name in its tables (schema `dbos`). */
 export const APP_NAME = 'frontline';
@@ -261,13 +263,13 @@ export class DbosEngine implements WorkflowEngine {
     return this.client;
   }
 
-  async enqueue(name: string, payload: unknown): Promise<EnqueueResult> {
+  async enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<EnqueueResult> {
     const def = this.definitions.get(name);
     if (!def) throw new Error(`unknown workflow ${name}`);
     if (!Value.Check(def.payload, payload)) throw new Error(`invalid payload for workflow ${name}`);
     return this.whileReachable(async (client) => {
       // An id of our own: a different id back means the dedup key matched a run already under way.
-      const ours = randomUUID();
+      const ours = opts.workflowId ?? randomUUID();
       const handle = await client.enqueue(
         {
           workflowID: ours,
@@ -313,6 +315,13 @@ export class DbosEngine implements WorkflowEngine {
         throw unavailable('The workflow engine cannot reach the database; try again shortly');
       throw err;
     }
+  }
+
+  async states(workflowIds: readonly string[]): Promise<Map<string, RunState>> {
+    if (workflowIds.length === 0) return new Map();
+    await this.start();
+    const rows = await this.requireClient().listWorkflows({ workflowIDs: [...workflowIds] });
+    return new Map(rows.map((row) => [row.workflowID, runStateOf(row)]));
   }
 
   async waitFor(workflowId: string, timeoutMs = Number.POSITIVE_INFINITY): Promise<WorkflowView> {

@@ -92,11 +92,24 @@ export interface EnqueueResult {
   payload: unknown;
 }
 
+export interface EnqueueOptions {
+  /**
+   * The run's id, chosen by the caller so that enqueuing again is idempotent: an id already known returns that
+   * run (enqueued, running or finished) instead of starting another. Default: a fresh UUID.
+   */
+  workflowId?: string;
+}
+
+/** What a caller waiting on many runs reads of each: its state, and its result or error once finished. */
+export type RunState = Pick<WorkflowView, 'workflowId' | 'status' | 'result' | 'error'>;
+
 export interface WorkflowEngine {
   /** Launches the runtime (the embedded worker when this process runs workflows). Idempotent. */
   start(): Promise<void>;
   /** Enqueues a run of a catalog workflow, or returns the run already enqueued/running under its dedup key. */
-  enqueue(name: string, payload: unknown): Promise<EnqueueResult>;
+  enqueue(name: string, payload: unknown, opts?: EnqueueOptions): Promise<EnqueueResult>;
+  /** The states of many runs in one read (unknown ids are left out). */
+  states(workflowIds: readonly string[]): Promise<Map<string, RunState>>;
   /** null when the id is unknown. */
   get(workflowId: string): Promise<WorkflowView | null>;
   /** Waits for a run to finish (tests, demo, CLI); without `timeoutMs`, for as long as it takes. */

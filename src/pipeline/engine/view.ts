@@ -1,5 +1,5 @@
 import type { DBOS, WorkflowStatus } from '@dbos-inc/dbos-sdk';
-import type { StepView, WorkflowDefinition, WorkflowState, WorkflowView } from './types.js';
+import type { RunState, StepView, WorkflowDefinition, WorkflowState, WorkflowView } from './types.js';
 
 /** Renders DBOS's status row and step checkpoints as the public workflow representation. */
 
@@ -103,4 +103,10 @@ export function toView(
   const error = state === 'failed' || state === 'cancelled' ? errorOf(status) : undefined;
   if (error) view.error = error;
   return view;
+}
+
+/** A run's state, and its result or error once finished, without its steps. */
+export function runStateOf(status: WorkflowStatus): RunState {
+  const { workflowId, status: state, result, error } = toView(status, [], undefined);
+  return { workflowId, status: state, result, error };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/port.js';
-import type { NormalizedPosting, Provider } from '../../sources/types.js';
+import type { BoardRef, NormalizedPosting, Provider } from '../../sources/types.js';
 import type { DiscoveryResult } from '../boards/types.js';
 import type { Classification, RoleInput } from '../classify/classify.js';
 import type { CompanyFacts } from '../enrich/types.js';
@@ -19,6 +19,10 @@ export interface PipelineContext {
   /** Fetches the homepage (and about page) and extracts company facts. */
   enrichCompany(domain: string): Promise<CompanyFacts>;
   discoverBoards(domain: string): Promise<DiscoveryResult>;
+  /** Confirms a named board with its vendor: its number of listed postings; throws SourceError. */
+  confirmBoard(board: BoardRef): Promise<number>;
+  /** The human-facing URL of a vendor's board. */
+  boardUrl(provider: Provider, token: string): string;
   /**
    * Every posting currently listed on a board; throws SourceError (board_not_found when it is gone). Adapters that
    * pay a request per posting for details get what the store holds for the board, to skip unchanged ones.

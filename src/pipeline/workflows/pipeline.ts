@@ -71,6 +71,8 @@ export class Pipeline {
         const homepage = homepages.take(domain);
         return discoverBoards(domain, http, homepage ? { homepage } : {});
       },
+      confirmBoard: (board) => getAdapter(board.provider).countPostings(board, http),
+      boardUrl: (provider, token) => getAdapter(provider).boardUrl(token),
       fetchPostings: async (board) => {
         const adapter = getAdapter(board.provider);
         const known = adapter.usesKnown ? await knownPostings(db, board.id, opts.now()) : undefined;

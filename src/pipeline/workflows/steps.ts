@@ -1,5 +1,6 @@
 import { upsertCompanyByDomain } from '../../catalog/company-writes.js';
 import { setCompanyTags } from '../../catalog/tags.js';
+import type { CompanyCategory } from '../../catalog/vocabulary.js';
 import type { Provider } from '../../sources/types.js';
 import { recordBoardFailure } from '../store/board-health.js';
 import { activeBoards, type StoredBoard, upsertBoards } from '../store/boards.js';
@@ -26,9 +27,15 @@ export interface CompanyRef {
   created: boolean;
 }
 
-export async function ensureCompany(ctx: PipelineContext, domain: string, name: string): Promise<CompanyRef> {
+export async function ensureCompany(
+  ctx: PipelineContext,
+  domain: string,
+  name: string,
+  category?: CompanyCategory,
+): Promise<CompanyRef> {
   return ctx.db.transaction(async (tx) => {
-    const c = await upsertCompanyByDomain(tx, domain, { name, website: `https://${domain}` }, ctx.now());
+    const fields = { name, website: `https://${domain}`, ...(category ? { category } : {}) };
+    const c = await upsertCompanyByDomain(tx, domain, fields, ctx.now());
     // Public once its onboarding has produced a listing (store/publication.ts).
     if (c.created) await holdUnpublished(tx, c.id);
     await tx.query(
@@ -51,10 +58,13 @@ export async function enrichStep(
   company: CompanyRef,
   domain: string,
   force: boolean,
+  /** The category known beforehand (the registry's), which stands over the derived one. */
+  category?: CompanyCategory,
 ): Promise<EnrichOutcome | Skipped> {
   const markers = await readMarkers(ctx.db, company.companyId);
   if (markers.enrichedAt && !force) return skipped(`enriched at ${markers.enrichedAt.toISOString()}`);
-  const facts = await ctx.enrichCompany(domain);
+  const derived = await ctx.enrichCompany(domain);
+  const facts = category ? { ...derived, category } : derived;
   const social = Object.fromEntries(
     Object.entries(facts.social).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );

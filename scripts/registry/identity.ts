@@ -1,0 +1,321 @@
+/**
+ * The identity rules of the registry (docs/registry.md): which job board belongs to which AI company. A board
+ * is joined to a company by its identifier matching the company's domain, and kept only with a second signal:
+ * the board list's own display name for it matches the company, or two independent sources list it.
+ */
+import { parse as parseDomain } from 'tldts';
+import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
+import type { RegistryEntry, RegistryVendor } from '../../src/registry/schema.js';
+import { type AiHint, type BoardFact, type CompanyFact, type Facts, key } from './facts.js';
+
+export interface SourceInfo {
+  id: string;
+  /** UTC date (YYYY-MM-DD) of the pinned commit: the day the source last listed what it lists. */
+  date: string;
+  discovered: boolean;
+}
+
+export type RejectReason =
+  | 'platform-domain'
+  | 'short-name-unvouched'
+  | 'no-company-name'
+  | 'names-another-company'
+  | 'one-source-without-name'
+  | 'superseded-board'
+  | 'ambiguous-boards'
+  | 'board-of-two-companies'
+  | 'name-of-two-companies';
+
+export interface BuildResult {
+  entries: RegistryEntry[];
+  /** AI companies with a domain, whether or not a board list knows them. */
+  aiCompanies: number;
+  withoutBoard: number;
+  /** (company, board) pairs found by the identifier join: each is accepted or rejected for one reason. */
+  candidates: number;
+  rejected: Map<RejectReason, string[]>;
+}
+
+/**
+ * Domains that host many products of many makers (big platforms, app stores, code hosts): a product listed there
+ * says nothing about which board is the company's.
+ */
+const PLATFORM_DOMAINS = new Set(
+  (
+    'amazon.com apple.com microsoft.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
+    'twitter.com x.com linkedin.com facebook.com meta.com instagram.com discord.com discord.gg reddit.com ' +
+    'producthunt.com wikipedia.org arxiv.org npmjs.com pypi.org notion.site chatgpt.com bit.ly goo.gl ' +
+    'apps.apple.com play.google.com chrome.google.com kaggle.com colab.research.google.com ibm.com oracle.com ' +
+    'nvidia.com intel.com salesforce.com adobe.com samsung.com baidu.com alibaba.com tencent.com bing.com ' +
+    'github.blog fandom.com patreon.com'
+  )
+    .split(' ')
+    .filter(Boolean),
+);
+
+/** Words a board identifier or a display name may add to the company's own word. */
+const AFFIXES = ['ai', 'hq', 'labs', 'inc', 'app', 'io', 'careers', 'jobs', 'team'];
+/** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
+const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
+/**
+ * A board identifier this short, matched by a one-word name, is often a word many companies share ("rocket",
+ * "guild"): the board list's name must then say AI ("Zeta AI", "Exa.ai"), an AI list must name the board's
+ * vendor, or the hand-edited list must give the board to the company.
+ */
+const SHORT_NAME = 6;
+const AI_MARK = /\bai\b|\.ai$/i;
+
+interface Board {
+  vendor: RegistryVendor;
+  board: string;
+  names: Map<string, string>;
+  sources: Set<string>;
+}
+
+interface Company {
+  names: string[];
+  sources: string[];
+  category: CompanyCategory;
+}
+
+interface Kept {
+  board: Board;
+  /** The board list's display name that matched the company, when one did. */
+  name?: string;
+  evidence: 'board-url' | 'two-sources';
+  support: number;
+}
+
+export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResult {
+  const info = new Map(sources.map((s) => [s.id, s]));
+  const boards = indexBoards(facts.flatMap((f) => f.boards));
+  const hints = groupBy(
+    facts.flatMap((f) => f.hints),
+    (h) => h.key,
+  );
+  const companies = indexCompanies(facts.flatMap((f) => f.companies));
+  const result: BuildResult = {
+    entries: [],
+    aiCompanies: companies.size,
+    withoutBoard: 0,
+    candidates: 0,
+    rejected: new Map(),
+  };
+  const reject = (reason: RejectReason, example: string) => {
+    const list = result.rejected.get(reason) ?? [];
+    list.push(example);
+    result.rejected.set(reason, list);
+  };
+  for (const [domain, company] of [...companies].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const candidates = [...new Set([...idKeys(domain)].flatMap((k) => boards.get(k) ?? []))];
+    if (candidates.length === 0) {
+      result.withoutBoard++;
+      continue;
+    }
+    result.candidates += candidates.length;
+    if (PLATFORM_DOMAINS.has(domain)) {
+      for (const b of candidates) reject('platform-domain', `${domain} ${b.vendor}:${b.board}`);
+      continue;
+    }
+    const kept: Kept[] = [];
+    for (const b of candidates) {
+      const verdict = judge(b, domain, company, hints, info);
+      if (typeof verdict === 'string') reject(verdict, `${domain} ${b.vendor}:${b.board}`);
+      else kept.push(verdict);
+    }
+    const chosen = choose(kept, info);
+    for (const k of kept)
+      if (chosen.length > 0 && !chosen.includes(k)) reject('superseded-board', label(domain, k.board));
+    if (chosen.length === 0 && kept.length > 0)
+      for (const k of kept) reject('ambiguous-boards', label(domain, k.board));
+    if (chosen.length === 0) continue;
+    result.entries.push(entry(domain, company, chosen, info));
+  }
+  result.entries = dropShared(result.entries, (e) => companies.get(e.domain)?.sources.length ?? 0, reject);
+  return result;
+}
+
+function judge(
+  b: Board,
+  domain: string,
+  company: Company,
+  hints: Map<string, AiHint[]>,
+  info: Map<string, SourceInfo>,
+): Kept | RejectReason {
+  const aiHints = (hints.get(key(b.board)) ?? []).filter((h) => h.vendor === b.vendor);
+  const support = b.sources.size + aiHints.filter((h) => !b.sources.has(h.source)).length;
+  const own = nameKeys(domain, company);
+  const names = [...b.names.values()];
+  if (names.length > 0) {
+    const match = [...info.keys()]
+      .map((s) => b.names.get(s))
+      .find((n): n is string => n !== undefined && own.has(bare(key(n))));
+    if (!match) return 'names-another-company';
+    const short = bare(boardKey(b)).length <= SHORT_NAME && !/\s/.test(match.trim());
+    // A hand-edited list's editor chose the board for the company.
+    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bare(key(n))));
+    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
+    if (short && !vouched) return 'short-name-unvouched';
+    return { board: b, name: match, evidence: 'board-url', support };
+  }
+  if (support < 2) return 'one-source-without-name';
+  if (!company.names.some((n) => wordKeys(domain).has(bare(key(n))))) return 'no-company-name';
+  return { board: b, evidence: 'two-sources', support };
+}
+
+/**
+ * One company, one current board: when boards disagree, the board the newest discovered list names wins (a
+ * company that moved vendor keeps its old board in older lists), then the board more sources name. A tie left
+ * after that is ambiguous and keeps nothing.
+ */
+function choose(kept: Kept[], info: Map<string, SourceInfo>): Kept[] {
+  if (kept.length <= 1) return kept;
+  const newest = (k: Kept) =>
+    [...k.board.sources]
+      .map((s) => info.get(s))
+      .filter((s) => s?.discovered)
+      .map((s) => s?.date ?? '')
+      .sort()
+      .at(-1) ?? '';
+  const top = kept.map(newest).sort().at(-1) ?? '';
+  let left = kept.filter((k) => newest(k) === top);
+  const most = Math.max(...left.map((k) => k.support));
+  left = left.filter((k) => k.support === most);
+  return left.length === 1 ? left : [];
+}
+
+function entry(
+  domain: string,
+  company: Company,
+  chosen: Kept[],
+  info: Map<string, SourceInfo>,
+): RegistryEntry {
+  const first = chosen[0] as Kept;
+  const shown = first.name;
+  // The AI list's spelling of the same name when the board list only capitalised an identifier
+  // ("Boston Dynamics" for "Bostondynamics").
+  const spaced =
+    shown && /^([A-Z][a-z0-9]*)( [A-Z][a-z0-9]*)*$/.test(shown)
+      ? company.names.find((n) => key(n) === key(shown) && n.split(' ').length > shown.split(' ').length)
+      : undefined;
+  const name = shown
+    ? (spaced ?? shown)
+    : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) as string);
+  return {
+    name,
+    domain,
+    category: company.category,
+    boards: chosen.map((k) => ({
+      vendor: k.board.vendor,
+      board: k.board.board,
+      lastSeen:
+        [...k.board.sources]
+          .map((s) => info.get(s)?.date ?? '')
+          .sort()
+          .at(-1) ?? '',
+      evidence: k.evidence,
+      sources: [...new Set([...k.board.sources, ...company.sources])].sort(),
+    })),
+  };
+}
+
+/**
+ * A board two domains claim goes to the domain more sources name (one company listed under two domains); on a
+ * tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
+ */
+function dropShared(
+  entries: RegistryEntry[],
+  support: (e: RegistryEntry) => number,
+  reject: (r: RejectReason, e: string) => void,
+): RegistryEntry[] {
+  const boardKey = (b: { vendor: string; board: string }) => `${b.vendor}:${b.board.toLowerCase()}`;
+  const byBoard = groupBy(
+    entries.flatMap((e) => e.boards.map((b) => ({ e, k: boardKey(b) }))),
+    (x) => x.k,
+  );
+  const owns = (e: RegistryEntry) =>
+    e.boards.every((b) => {
+      const rivals = (byBoard.get(boardKey(b)) ?? []).map((x) => x.e).filter((r) => r !== e);
+      return rivals.every((r) => support(r) < support(e));
+    });
+  const kept = entries.filter((e) => {
+    if (owns(e)) return true;
+    reject('board-of-two-companies', `${e.domain} ${e.boards.map(boardKey).join(' ')}`);
+    return false;
+  });
+  const byName = groupBy(kept, (e) => key(e.name));
+  return kept.filter((e) => {
+    if ((byName.get(key(e.name))?.length ?? 0) === 1) return true;
+    reject('name-of-two-companies', `${e.domain} ${e.name}`);
+    return false;
+  });
+}
+
+function indexBoards(facts: BoardFact[]): Map<string, Board[]> {
+  const byId = new Map<string, Board>();
+  for (const f of facts) {
+    const id = `${f.vendor}:${f.board.toLowerCase()}`;
+    const b = byId.get(id) ?? { vendor: f.vendor, board: f.board, names: new Map(), sources: new Set() };
+    b.sources.add(f.source);
+    if (f.name && !b.names.has(f.source)) b.names.set(f.source, f.name);
+    byId.set(id, b);
+  }
+  return groupBy([...byId.values()], (b) =>
+    key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board),
+  );
+}
+
+/** The board's identifier as compared with a domain's word (a Workday board by its tenant). */
+function boardKey(b: { vendor: RegistryVendor; board: string }): string {
+  return key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board);
+}
+
+function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
+  const out = new Map<string, Company>();
+  for (const f of facts) {
+    const c = out.get(f.domain) ?? { names: [], sources: [], category: f.category };
+    if (!c.names.includes(f.name)) c.names.push(f.name);
+    if (!c.sources.includes(f.source)) c.sources.push(f.source);
+    out.set(f.domain, c);
+  }
+  return out;
+}
+
+/** The domain's own word: its label under the public suffix, and the whole domain. */
+function wordKeys(domain: string): Set<string> {
+  const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
+  return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
+}
+
+/** Board identifiers the domain's word may take: the word itself, or the word and one affix ("acme-ai"). */
+function idKeys(domain: string): Set<string> {
+  const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
+  return new Set([key(domain), word, ...AFFIXES.map((a) => word + a)].filter((k) => k.length >= 2));
+}
+
+/** Names the company goes by: the AI lists' names for it and its domain's word. */
+function nameKeys(domain: string, company: Company): Set<string> {
+  return new Set([...company.names.map((n) => bare(key(n))), ...wordKeys(domain)]);
+}
+
+/** A name without the endings companies add to it ("Hume AI", "Otter.ai", "Acme Inc"). */
+function bare(k: string): string {
+  for (const a of NAME_ENDINGS)
+    if (k.endsWith(a) && k.length - a.length >= 3) return bare(k.slice(0, -a.length));
+  return k;
+}
+
+function label(domain: string, b: Board): string {
+  return `${domain} ${b.vendor}:${b.board}`;
+}
+
+function groupBy<T>(items: T[], by: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    const k = by(t);
+    const list = out.get(k) ?? [];
+    list.push(t);
+    out.set(k, list);
+  }
+  return out;
+}

@@ -1,0 +1,299 @@
+/**
+ * The public sources the registry is built from, each pinned to one commit, with its licence and what the build
+ * takes from it. Adding a source is adding an entry here: the build reads its paths at that commit from a local
+ * git directory and turns them into facts (facts.ts); registry/sources.yaml is written from this list.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
+import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema.js';
+import { boardFromUrl } from './boards.js';
+import { type Facts, key, noFacts } from './facts.js';
+import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
+
+export interface SourceSpec {
+  id: string;
+  repository: string;
+  commit: string;
+  licence: string;
+  contributes: string;
+  paths: string[];
+  /**
+   * Board lists kept current by a program that reads the vendors' boards (true) rather than edited by hand:
+   * when one company's boards disagree on the vendor, the newest such list decides (identity.ts).
+   */
+  discovered: boolean;
+  read(files: ReadonlyMap<string, string>): Facts;
+}
+
+/** Headings of AI lists whose items are business applications of AI rather than AI products themselves. */
+const ENTERPRISE =
+  /business|sales|marketing|customer|support|meeting|productivity|legal|finance|email|phone|hr\b/i;
+/** Headings of AI lists that hold reading, courses or references, not companies. */
+const NOT_COMPANIES =
+  /reading|milestone|learn|course|education|resource|related|similar|credit|contents|leaderboard|paper|tutorial|history|ethic|critical|director|introduction|structure|contribut|benchmark|book|conference|publication|survey|method|hashing|graveyard|student|pricing|subscription|quantization|article|talk|comparison/i;
+
+/** Large established companies an AI list names for their AI work: AI is not what they sell. */
+const ESTABLISHED = /large compan/i;
+
+function categoryOf(headings: string[]): CompanyCategory {
+  if (headings.some((h) => ESTABLISHED.test(h))) return 'other';
+  return headings.some((h) => ENTERPRISE.test(h)) ? 'enterprise_ai' : 'ai_native';
+}
+
+/** Link texts of articles and talks ("How GPT works - The New York Times") rather than of a company or product. */
+function looksLikeAName(text: string): boolean {
+  return text.split(/\s+/).length <= 5 && !/ [-|–—:] |: /.test(text);
+}
+
+/** Companies of an awesome list: each item's website gives the domain, its section the category. */
+function aiList(id: string, paths: string[]) {
+  return (files: ReadonlyMap<string, string>): Facts => {
+    const facts = noFacts();
+    for (const path of paths) {
+      for (const link of listedLinks(files.get(path) ?? '')) {
+        if (link.headings.some((h) => NOT_COMPANIES.test(h)) || !looksLikeAName(link.name)) continue;
+        const domain = registrableDomain(link.url);
+        if (!domain) continue;
+        const category = categoryOf(link.headings);
+        facts.companies.push({ source: id, name: link.name, domain, category });
+      }
+    }
+    return facts;
+  };
+}
+
+/** name,slug,url CSVs, one per vendor: boards with display names; a name that is a .ai domain is an AI company. */
+function readAtsCompanies(files: ReadonlyMap<string, string>): Facts {
+  const facts = noFacts();
+  for (const text of files.values()) {
+    for (const r of csvRecords(text)) {
+      const id = boardFromUrl(r.url ?? '');
+      const name = (r.name ?? '').trim();
+      if (!id || !name) continue;
+      facts.boards.push({
+        source: 'ats-companies',
+        ...id,
+        name: name === name.toLowerCase() && key(name) === key(id.board) ? null : name,
+      });
+      const domain = domainInName(name);
+      if (domain?.endsWith('.ai'))
+        facts.companies.push({ source: 'ats-companies', name, domain, category: 'ai_native' });
+    }
+  }
+  return facts;
+}
+
+/** stapply's per-vendor CSVs (names there are the identifier re-cased, so no name is taken) and its AI list. */
+function readStapply(files: ReadonlyMap<string, string>): Facts {
+  const facts = noFacts();
+  for (const [path, text] of files) {
+    if (path === 'ai_companies.json') {
+      const map = JSON.parse(text) as Record<string, string | null>;
+      for (const [k, v] of Object.entries(map)) {
+        const vendor =
+          v && (REGISTRY_VENDORS as readonly string[]).includes(v) ? (v as RegistryVendor) : null;
+        facts.hints.push({ source: 'stapply', key: key(k), vendor });
+      }
+      continue;
+    }
+    for (const r of csvRecords(text)) {
+      const id = boardFromUrl(r.url ?? '');
+      if (id) facts.boards.push({ source: 'stapply', ...id, name: null });
+    }
+  }
+  return facts;
+}
+
+/** career-ops' example portals: hand-picked companies for solutions and forward-deployed roles, with boards. */
+function readCareerOps(files: ReadonlyMap<string, string>): Facts {
+  const facts = noFacts();
+  const doc = parseYaml(files.get('templates/portals.example.yml') ?? '') as {
+    tracked_companies?: { name?: string; careers_url?: string; api?: string }[];
+  };
+  for (const c of doc.tracked_companies ?? []) {
+    const id = boardFromUrl(c.api ?? '') ?? boardFromUrl(c.careers_url ?? '');
+    if (id && c.name) facts.boards.push({ source: 'career-ops', ...id, name: c.name.trim() });
+  }
+  return facts;
+}
+
+const ATS_COMPANY_FILES = [
+  'ashby',
+  'bamboohr',
+  'breezy',
+  'gem',
+  'greenhouse',
+  'lever',
+  'personio',
+  'pinpoint',
+  'recruitee',
+  'rippling',
+  'smartrecruiters',
+  'workable',
+  'workday',
+];
+
+export const SOURCES: SourceSpec[] = [
+  {
+    id: 'ats-companies',
+    repository: 'shivavvs7/ats-scrapers',
+    commit: '7969eb2a8333034a4109234a07c974fab1b1f7a0',
+    licence: 'MIT',
+    contributes:
+      'Job boards with the display name of their company, one CSV per vendor (a fork of kalil0321/ats-scrapers, ' +
+      'whose scrapers read every listed board); display names that are .ai domains.',
+    paths: ATS_COMPANY_FILES.map((v) => `ats-companies/${v}.csv`),
+    discovered: true,
+    read: readAtsCompanies,
+  },
+  {
+    id: 'stapply',
+    repository: 'stapply-ai/ats-scrapers',
+    commit: '7202096c4e08d4b132837bb22206a09fb0149ba2',
+    licence: 'MIT',
+    contributes:
+      'Job boards per vendor (identifiers only); ai_companies.json, AI companies with their vendor.',
+    paths: [
+      'ai_companies.json',
+      'ashby/companies.csv',
+      'gem/gem_companies.csv',
+      'greenhouse/greenhouse_companies.csv',
+      'lever/lever_companies.csv',
+      'rippling/rippling_companies.csv',
+      'workable/workable_companies.csv',
+    ],
+    discovered: true,
+    read: readStapply,
+  },
+  {
+    id: 'career-ops',
+    repository: 'santifer/career-ops',
+    commit: 'ec800a2c7539ee394b89eb6d6434a3f2f61de84a',
+    licence: 'MIT',
+    contributes:
+      'Companies hiring for solutions and forward-deployed roles with their job boards, edited by hand.',
+    paths: ['templates/portals.example.yml'],
+    discovered: false,
+    read: readCareerOps,
+  },
+  {
+    id: 'awesome-generative-ai',
+    repository: 'steven2358/awesome-generative-ai',
+    commit: '63d863418c0a6db3db92cacf150a72f76933e15c',
+    licence: 'CC0-1.0',
+    contributes: 'Generative-AI companies and products with their websites (AI signal, domain, category).',
+    paths: ['README.md', 'DISCOVERIES.md'],
+    discovered: false,
+    read: aiList('awesome-generative-ai', ['README.md', 'DISCOVERIES.md']),
+  },
+  {
+    id: 'awesome-ai-tools',
+    repository: 'mahseema/awesome-ai-tools',
+    commit: 'b55186e97bc01635d637f544431700f331077944',
+    licence: 'MIT',
+    contributes: 'AI tools with their websites (AI signal, domain, category).',
+    paths: ['README.md', 'IMAGE.md', 'marketing.md'],
+    discovered: false,
+    read: aiList('awesome-ai-tools', ['README.md', 'IMAGE.md', 'marketing.md']),
+  },
+  {
+    id: 'awesome-robotics-ai',
+    repository: 'balloch/awesome-robotics-ai-companies',
+    commit: '2fbf84a7d867a1e4297ad1004387c25b0c49de5b',
+    licence: 'CC0-1.0',
+    contributes: 'Robotics and autonomous-agent AI companies with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-robotics-ai', ['README.md']),
+  },
+  {
+    id: 'awesome-llmops',
+    repository: 'tensorchord/Awesome-LLMOps',
+    commit: '710991845b941dd48a2fec37fb0c2a5c13ddc570',
+    licence: 'CC0-1.0',
+    contributes: 'LLM infrastructure products with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-llmops', ['README.md']),
+  },
+  {
+    id: 'awesome-generative-ai-calegario',
+    repository: 'filipecalegario/awesome-generative-ai',
+    commit: '822bda6cb154727ff15cc0ad51bfddac2d6d5328',
+    licence: 'CC0-1.0',
+    contributes: 'Generative-AI tools and applications with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-generative-ai-calegario', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-coding-tools',
+    repository: 'ai-for-developers/awesome-ai-coding-tools',
+    commit: '172db982165e601131823678c5d37ce6c7775ab4',
+    licence: 'MIT',
+    contributes: 'AI coding tools with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-coding-tools', ['README.md']),
+  },
+  {
+    id: 'awesome-code-ai',
+    repository: 'sourcegraph/awesome-code-ai',
+    commit: '0a8ba1e760b5a6f2f2dae1956f5a05de0a3a220a',
+    licence: 'CC0-1.0',
+    contributes: 'AI coding assistants and code models with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-code-ai', ['README.md']),
+  },
+  {
+    id: 'awesome-vector-database',
+    repository: 'dangkhoasdc/awesome-vector-database',
+    commit: '01b27fc3359309d6e9cf24ca14c42a1ae19940a7',
+    licence: 'CC0-1.0',
+    contributes: 'Vector database services and engines with their websites (AI infrastructure, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-vector-database', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-tools-eudk',
+    repository: 'eudk/awesome-ai-tools',
+    commit: '626be08c52c330c8aadf000e7ad3046d16481904',
+    licence: 'CC0-1.0',
+    contributes: 'AI platforms, models and tools with their websites (AI signal, domain, category).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-tools-eudk', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-for-science',
+    repository: 'ai-boost/awesome-ai-for-science',
+    commit: '2d6b813fee07b9ca3633dbcb4e6b2089e1d40b09',
+    licence: 'MIT',
+    contributes: 'AI-for-science platforms and companies with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-for-science', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-coding',
+    repository: 'wsxiaoys/awesome-ai-coding',
+    commit: 'a45b31b4c890cdf8a7a777f5f8909dfc9151e5e5',
+    licence: 'CC0-1.0',
+    contributes: 'AI coding products with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-coding', ['README.md']),
+  },
+  {
+    id: 'awesome-ai-security',
+    repository: 'ottosulin/awesome-ai-security',
+    commit: '43752481d68e48a9d69cc8f19d28de9e20e4146d',
+    licence: 'MIT',
+    contributes: 'AI-security products with their websites (AI signal, domain).',
+    paths: ['README.md'],
+    discovered: false,
+    read: aiList('awesome-ai-security', ['README.md']),
+  },
+];

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardFact, CompanyFact, Facts } from '../../scripts/registry/facts.js';
+import { buildRegistry, type SourceInfo } from '../../scripts/registry/identity.js';
+
+/** The identity rules of the registry build, on small in-memory sources: the known traps of public lists. */
+
+const SOURCES: SourceInfo[] = [
+  { id: 'new-list', date: '2026-06-30', discovered: true },
+  { id: 'old-list', date: '2025-12-24', discovered: true },
+  { id: 'hand-list', date: '2026-08-22', discovered: false },
+  { id: 'ai-list', date: '2026-08-03', discovered: false },
+];
+
+const company = (name: string, domain: string): CompanyFact => ({
+  source: 'ai-list',
+  name,
+  domain,
+  category: 'ai_native',
+});
+const board = (source: string, vendor: BoardFact['vendor'], id: string, name: string | null): BoardFact => ({
+  source,
+  vendor,
+  board: id,
+  name,
+});
+const facts = (companies: CompanyFact[], boards: BoardFact[], hints: Facts['hints'] = []): Facts[] => [
+  { companies, boards, hints },
+];
+
+const boardsOf = (r: ReturnType<typeof buildRegistry>) =>
+  Object.fromEntries(
+    r.entries.map((e) => [e.domain, e.boards.map((b) => `${b.vendor}:${b.board}:${b.evidence}`)]),
+  );
+const reasons = (r: ReturnType<typeof buildRegistry>) =>
+  Object.fromEntries([...r.rejected].map(([k, v]) => [k, [...v].sort()]));
+
+describe('registry identity rules', () => {
+  it("keeps a board whose identifier spells the domain's word and whose listed name is the company's", () => {
+    const r = buildRegistry(
+      facts(
+        [company('ElevenLabs', 'elevenlabs.io')],
+        [board('new-list', 'ashby', 'elevenlabs', 'ElevenLabs')],
+      ),
+      SOURCES,
+    );
+    expect(r.entries).toEqual([
+      {
+        name: 'ElevenLabs',
+        domain: 'elevenlabs.io',
+        category: 'ai_native',
+        boards: [
+          {
+            vendor: 'ashby',
+            board: 'elevenlabs',
+            lastSeen: '2026-06-30',
+            evidence: 'board-url',
+            sources: ['ai-list', 'new-list'],
+          },
+        ],
+      },
+    ]);
+    expect(r.candidates).toBe(1);
+  });
+
+  it("refuses a board of the same word that a list gives another company's name (Leonardo.ai, Leonardo DRS)", () => {
+    const r = buildRegistry(
+      facts(
+        [company('Leonardo.Ai', 'leonardo.ai')],
+        [
+          board('new-list', 'greenhouse', 'leonardo', 'Leonardo DRS'),
+          board('old-list', 'ashby', 'leonardo.ai', 'Leonardo.Ai'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'leonardo.ai': ['ashby:leonardo.ai:board-url'] });
+    expect(reasons(r)).toEqual({ 'names-another-company': ['leonardo.ai greenhouse:leonardo'] });
+  });
+
+  it('keeps the board the newest discovered list names when a company moved vendor (Runway)', () => {
+    const r = buildRegistry(
+      facts(
+        [company('Runway', 'runwayml.com')],
+        [
+          board('new-list', 'ashby', 'runway-ml', 'Runway'),
+          board('old-list', 'greenhouse', 'runwayml', null),
+          board('hand-list', 'greenhouse', 'runwayml', 'Runway'),
+          board('new-list', 'ashby', 'runway', 'Runway Financial'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'runwayml.com': ['ashby:runway-ml:board-url'] });
+    expect(reasons(r)).toEqual({ 'superseded-board': ['runwayml.com greenhouse:runwayml'] });
+  });
+
+  it('refuses a vendor one list claims without a name or a second source (Anthropic "on Ashby")', () => {
+    const r = buildRegistry(
+      facts(
+        [company('Anthropic', 'anthropic.com')],
+        [
+          board('old-list', 'ashby', 'anthropic', null),
+          board('new-list', 'greenhouse', 'anthropic', 'Anthropic'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'anthropic.com': ['greenhouse:anthropic:board-url'] });
+    expect(reasons(r)).toEqual({ 'one-source-without-name': ['anthropic.com ashby:anthropic'] });
+  });
+
+  it('accepts a board without a listed name when two independent sources name it', () => {
+    const r = buildRegistry(
+      facts(
+        [company('Acme Robotics', 'acmerobotics.com')],
+        [board('old-list', 'lever', 'acmerobotics', null)],
+        [{ source: 'hand-list', key: 'acmerobotics', vendor: 'lever' }],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'acmerobotics.com': ['lever:acmerobotics:two-sources'] });
+  });
+
+  it('takes a short one-word name only when its list says AI, an AI list names the vendor, or a hand list picks it', () => {
+    const r = buildRegistry(
+      facts(
+        [
+          company('Rocket', 'rocket.new'),
+          company('Zeta', 'zeta.ai'),
+          company('Suno', 'suno.com'),
+          company('Ramp', 'ramp.com'),
+          company('Guild', 'guild.com'),
+        ],
+        [
+          board('new-list', 'workday', 'rocket.wd5/careers', 'Rocket'),
+          board('new-list', 'ashby', 'zeta', 'Zeta AI'),
+          board('new-list', 'ashby', 'suno', 'Suno'),
+          board('hand-list', 'ashby', 'ramp', 'Ramp'),
+          board('new-list', 'greenhouse', 'guild', 'Guild'),
+          board('old-list', 'greenhouse', 'guild', null),
+        ],
+        [{ source: 'old-list', key: 'suno', vendor: 'ashby' }],
+      ),
+      SOURCES,
+    );
+    expect(Object.keys(boardsOf(r))).toEqual(['ramp.com', 'suno.com', 'zeta.ai']);
+    expect(reasons(r)).toEqual({
+      'short-name-unvouched': ['guild.com greenhouse:guild', 'rocket.new workday:rocket.wd5/careers'],
+    });
+  });
+
+  it('leaves out a platform domain and a tie between two vendors', () => {
+    const r = buildRegistry(
+      facts(
+        [company('Amazon Q', 'amazon.com'), company('Alloyance', 'alloyance.ai')],
+        [
+          board('new-list', 'breezy', 'amazon', 'Amazon'),
+          board('new-list', 'greenhouse', 'alloyance', 'Alloyance'),
+          board('new-list', 'lever', 'alloyance', 'Alloyance'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(r.entries).toEqual([]);
+    expect(reasons(r)).toEqual({
+      'platform-domain': ['amazon.com breezy:amazon'],
+      'ambiguous-boards': ['alloyance.ai greenhouse:alloyance', 'alloyance.ai lever:alloyance'],
+    });
+  });
+
+  it('gives a board two domains claim to the one more sources name, and to neither on a tie', () => {
+    const both = [
+      company('Cohere', 'cohere.com'),
+      company('Cohere', 'cohere.ai'),
+      { ...company('Cohere', 'cohere.com'), source: 'hand-list' },
+    ];
+    const boards = [
+      board('new-list', 'ashby', 'cohere', 'Cohere'),
+      board('old-list', 'ashby', 'cohere', null),
+    ];
+    const hints = [{ source: 'old-list', key: 'cohere', vendor: 'ashby' as const }];
+    const r = buildRegistry(facts(both, boards, hints), SOURCES);
+    expect(boardsOf(r)).toEqual({ 'cohere.com': ['ashby:cohere:board-url'] });
+    const tie = buildRegistry(facts(both.slice(0, 2), boards, hints), SOURCES);
+    expect(tie.entries).toEqual([]);
+    expect(reasons(tie)['board-of-two-companies']).toHaveLength(2);
+  });
+
+  it('gives the same registry whatever order the facts come in', () => {
+    const companies = [
+      company('Baseten', 'baseten.co'),
+      company('Cartesia', 'cartesia.ai'),
+      company('Replit', 'replit.com'),
+    ];
+    const boards = [
+      board('new-list', 'ashby', 'baseten', 'Baseten'),
+      board('new-list', 'ashby', 'cartesia', 'Cartesia'),
+      board('old-list', 'ashby', 'replit', null),
+      board('hand-list', 'ashby', 'replit', 'Replit'),
+    ];
+    const a = buildRegistry(facts(companies, boards), SOURCES);
+    const b = buildRegistry(facts([...companies].reverse(), [...boards].reverse()), SOURCES);
+    expect(b.entries).toEqual(a.entries);
+    expect(a.entries.map((e) => e.domain)).toEqual(['baseten.co', 'cartesia.ai', 'replit.com']);
+  });
+});
