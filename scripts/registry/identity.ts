@@ -58,7 +58,7 @@ const AFFIXES = ['ai', 'hq', 'labs', 'inc', 'app', 'io', 'careers', 'jobs', 'tea
 /** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
 const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
 /**
- * A board identifier this short, matched by a one-word name, is often a word many companies share ("rocket",
+ * A domain word this short, matched by a one-word name, is often a word many companies share ("rocket",
  * "guild"): the board list's name must then say AI ("Zeta AI", "Exa.ai"), an AI list must name the board's
  * vendor, or the hand-edited list must give the board to the company.
  */
@@ -151,7 +151,9 @@ function judge(
       .map((s) => b.names.get(s))
       .find((n): n is string => n !== undefined && own.has(bare(key(n))));
     if (!match) return 'names-another-company';
-    const short = bare(boardKey(b)).length <= SHORT_NAME && !/\s/.test(match.trim());
+    const words = match.split(/\s+/).filter((w) => key(w) !== '' && !NAME_ENDINGS.includes(key(w)));
+    const short =
+      bare(key(parseDomain(domain).domainWithoutSuffix ?? '')).length <= SHORT_NAME && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
     const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bare(key(n))));
     const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
@@ -196,7 +198,9 @@ function entry(
   // ("Boston Dynamics" for "Bostondynamics").
   const spaced =
     shown && /^([A-Z][a-z0-9]*)( [A-Z][a-z0-9]*)*$/.test(shown)
-      ? company.names.find((n) => key(n) === key(shown) && n.split(' ').length > shown.split(' ').length)
+      ? company.names.find(
+          (n) => /^[A-Za-z0-9][A-Za-z0-9 .&'-]*$/.test(n) && key(n) === key(shown) && n.split(' ').length > 1,
+        )
       : undefined;
   const name = shown
     ? (spaced ?? shown)
@@ -260,9 +264,7 @@ function indexBoards(facts: BoardFact[]): Map<string, Board[]> {
     if (f.name && !b.names.has(f.source)) b.names.set(f.source, f.name);
     byId.set(id, b);
   }
-  return groupBy([...byId.values()], (b) =>
-    key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board),
-  );
+  return groupBy([...byId.values()], boardKey);
 }
 
 /** The board's identifier as compared with a domain's word (a Workday board by its tenant). */
