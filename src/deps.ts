@@ -29,6 +29,7 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
+import { loadSampleHistory } from './signals/sample-history.js';
 import { SignalsService } from './signals/service.js';
 import { Warmup } from './warmup.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
@@ -104,7 +105,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       (config.redisUrl ? await redisStore(config.redisUrl) : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(async () => rateLimits.close?.());
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
-    if (config.sampleData) await loadSampleCatalog(db, now());
+    if (config.sampleData) await loadSampleCatalog(db, now(), loadSampleHistory);
     const metrics = overrides.metrics ?? new Metrics();
     const { searchParts, gate, search, startEmbeddingCatchUp } = createSearchSide(
       { config, db, now, metrics, closers },
@@ -162,6 +163,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   }
 }
 
+/** Counts every outbound request's outcome by host. */
+function outboundMetric(metrics: Metrics): (host: string, outcome: string) => void {
+  return (host, outcome) => metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
+}
+
 /** What the parts createDeps builds share; each part adds its own closer to closers. */
 interface Shared {
   config: Config;
@@ -182,7 +188,9 @@ function createSearchSide(
   startEmbeddingCatchUp: () => void;
 } {
   const searchLog = componentLogger(config, 'search');
-  const embedder = metrics.timedEmbedder(createEmbedder(config, vectorBuildLog(searchLog)));
+  const embedder = metrics.timedEmbedder(
+    createEmbedder(config, vectorBuildLog(searchLog), outboundMetric(metrics)),
+  );
   const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
   const searchParts = createSearchParts({
     db,
@@ -231,8 +239,7 @@ function createWorkflows(
   const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
     await searchParts.indexer.embedIds(kind, ids);
   };
-  const onOutbound = (host: string, outcome: string) =>
-    metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
+  const onOutbound = outboundMetric(metrics);
   const researchParts = new ResearchParts({
     config,
     db,

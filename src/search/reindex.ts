@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
-import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
+import type { EmbedderConfig } from './embedders/index.js';
 import type { Progress } from './indexer.js';
 import { createSearchParts } from './service.js';
 
@@ -17,7 +17,7 @@ export interface ReindexResult {
  */
 export async function runReindex(
   db: Db,
-  config: Pick<Config, 'embeddings' | 'dataDir'>,
+  config: EmbedderConfig,
   out: (line: string) => void,
   tty = process.stderr.isTTY === true,
 ): Promise<ReindexResult> {

@@ -2,7 +2,7 @@ import { CatalogIndex } from '../catalog/replica/catalog-index.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { SearchGate } from './admission.js';
-import { createEmbedder } from './embedders/index.js';
+import { createEmbedder, type EmbedderConfig } from './embedders/index.js';
 import type { Embedder } from './embedders/types.js';
 import { HybridSearch } from './hybrid.js';
 import { EmbeddingIndexer } from './indexer.js';
@@ -36,7 +36,7 @@ export interface SearchParts {
 
 export interface SearchPartsOptions {
   db: Db;
-  config: Pick<Config, 'embeddings' | 'dataDir'> & Partial<Pick<Config, 'searchScanThreadRows'>>;
+  config: EmbedderConfig & Partial<Pick<Config, 'searchScanThreadRows'>>;
   now: () => number;
   embedder?: Embedder;
   logger?: SearchLogger;

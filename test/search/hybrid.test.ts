@@ -3,6 +3,8 @@ import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
 import { companyPredicate } from '../../src/catalog/replica/catalog-index.js';
 import { JobColumns } from '../../src/catalog/replica/job-columns.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
+import { parseConfig } from '../../src/config.js';
+import { createOutboundClient, endpointClientOptions } from '../../src/net/client.js';
 import { OpenAiEmbedder } from '../../src/search/embedders/openai.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
@@ -430,7 +432,11 @@ describe('coherence between writes and the in-process index', () => {
     try {
       const other = new EmbeddingIndexer(
         t.deps.db,
-        new OpenAiEmbedder({ baseUrl: fake.url, model: 'fake-16' }),
+        new OpenAiEmbedder({
+          http: createOutboundClient(endpointClientOptions(parseConfig({}), fake.url)),
+          baseUrl: fake.url,
+          model: 'fake-16',
+        }),
         t.clock.now,
         50,
       );

@@ -7,10 +7,10 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { CounterCell } from '../../metric-cells.js';
 import { refuseConnect } from '../client-error.js';
 import { CORS_HEADERS } from '../cors.js';
 import type { Guard } from '../limits/guard.js';
-import type { CounterCell } from '../metric-cells.js';
 import { requestId } from '../request-id.js';
 import type { Series, SeriesOf } from '../request-metrics.js';
 import { addHitHeaders, cacheKey, type ResponseCache } from './response-cache.js';
