@@ -30,7 +30,7 @@ import type { Hit, TopK } from './vectors/vector-index.js';
  * written with websearch operators get keyword semantics only, from PostgreSQL (see usesOperators).
  *
  * Job search runs in memory, from the index the change feed keeps current: the keyword lists from its inverted
- * index (keyword-index.ts), the semantic ones from one vector scan. Company search keeps PostgreSQL full text
+ * index (keyword-index/keyword-index.ts), the semantic ones from one vector scan. Company search keeps PostgreSQL full text
  * for its all-words and any-word lists (it covers descriptions and research summaries, ~5,000 rows); company
  * names (misspellings, exact names) are matched in memory.
  */

@@ -23,7 +23,7 @@ import { JobVersions, type VersionChunk } from './sync/job-versions.js';
  * writes that drew their value before the load and committed after it; a writer transaction open longer than
  * `lagMs` (default 10 s) could be missed until the next full re-read (every `fullReloadMs`, in chunks, with
  * searches served meanwhile; `reload()` empties and reloads at once). A re-read compares each job's version
- * (job-versions.ts) and reads only the jobs that differ.
+ * (sync/job-versions.ts) and reads only the jobs that differ.
  */
 
 export type { CompanyDetailAttrs } from '../fields/company-record.js';

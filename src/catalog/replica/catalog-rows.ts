@@ -27,7 +27,7 @@ export interface CatalogIndexOptions {
   onError?: (err: unknown, msg: string) => void;
   /**
    * From this many job vectors, each job scan's pass over every row runs on a worker thread while the event loop
-   * ranks the keyword lists (scan-thread.ts); 0 or absent: never.
+   * ranks the keyword lists (src/search/vectors/scan-thread.ts); 0 or absent: never.
    */
   scanThreadRows?: number;
 }
@@ -71,8 +71,8 @@ export interface TagRef {
 }
 
 /**
- * A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides,
- * with its change-feed version (job-versions.ts).
+ * A job row of the change feed or the bulk load: its record (catalog/fields/job-record.ts) and what the index needs besides,
+ * with its change-feed version (sync/job-versions.ts).
  */
 export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null; seq?: number };
 

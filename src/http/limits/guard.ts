@@ -46,7 +46,7 @@ export interface Guard {
   /** The onRequest hook; also run by hand for requests the router rejects before any hook runs (bad URLs). */
   hook: GuardHook;
   /**
-   * Admits an anonymous request answered before routing (see early-hits.ts) and returns its rate-limit headers,
+   * Admits an anonymous request answered before routing (see caching/early-hits.ts) and returns its rate-limit headers,
    * counted as the hook counts them. Undefined when the request is refused, or when the store cannot answer
    * without I/O: the request then goes through the hook, which refuses it (a refused request is not recorded, so
    * nothing is counted twice). Undefined from the start (`synchronous` false) means never.

@@ -1,5 +1,5 @@
 /**
- * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title, its
+ * Role classification into the catalog's 18 categories (docs/sources.md) from a posting's title, its
  * department and, for the few titles that do not say on their own whether the role faces customers, the first
  * lines of its description. All knowledge lives in rules.json; this module only applies it, in the passes that
  * file's $comment describes, and says which rule decided (`rule`: "<where>:<rule id>", stable across releases so

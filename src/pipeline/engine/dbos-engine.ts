@@ -24,7 +24,7 @@ import { toView } from './view.js';
 export const APP_NAME = 'frontline';
 export const QUEUE_NAME = 'pipeline';
 const SCHEMA = 'dbos';
-/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from migrate.ts's). */
+/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from db/migrate.ts's). */
 const DBOS_MIGRATION_LOCK_KEY = 7_140_612_901;
 
 export interface DbosEngineOptions {

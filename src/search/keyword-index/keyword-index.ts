@@ -223,7 +223,7 @@ export class KeywordIndex extends KeywordDocuments {
   }
 
   /**
-   * Companies whose whole name is within the typo allowance of the query (spelling.ts: one edit from 4
+   * Companies whose whole name is within the typo allowance of the query (query/spelling.ts: one edit from 4
    * characters, two from 8), nearest first, then by name: "anthropc" finds Anthropic. Exact names are not
    * among them (exactCompanies has those), so a correction never passes for an exact match.
    */
@@ -246,7 +246,7 @@ export class KeywordIndex extends KeywordDocuments {
   }
 
   /**
-   * The query with each misspelled word replaced by its correction from the vocabulary (spelling.ts), and the
+   * The query with each misspelled word replaced by its correction from the vocabulary (query/spelling.ts), and the
    * corrections made; the text unchanged when it needs none. The last word is known when it is a prefix of a
    * known lexeme (the keyword list matches it as one). Words `keep` accepts (place names) are left as they are.
    */
@@ -275,7 +275,7 @@ export class KeywordIndex extends KeywordDocuments {
     return [...(this.companyJobs.get(companyId) ?? [])].map((slot) => this.idOf[slot]!);
   }
 
-  /** What company-intent.ts reads of the index. */
+  /** What query/company-intent.ts reads of the index. */
   intentLookup(): IntentLookup {
     return {
       name: (id) => {
