@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
 import type { CatalogReadModel } from './catalog/read-model.js';
+import { CatalogReplica } from './catalog/replica/catalog-replica.js';
 import { ReplicaReadModel } from './catalog/replica/read-model.js';
 import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
@@ -119,7 +120,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // retrieves from) in front of it, exact under the response cache's rule.
     const read: CatalogReadModel =
       config.readModel === 'memory'
-        ? new ReplicaReadModel(new ReplicaGate(searchParts.index, () => versionFeed.token()), db)
+        ? new ReplicaReadModel(new ReplicaGate(searchParts.replica, () => versionFeed.token()), db)
         : new SqlReadModel(db);
     let catalog: CatalogService | undefined;
     const { researchParts, pipeline, watchParts } = createWorkflows(
@@ -144,7 +145,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watchMatcher: watchParts.matcher,
       catalog,
       signals: new SignalsService(db),
-      warmup: new Warmup(() => searchParts.index.ready),
+      warmup: new Warmup(() => searchParts.replica.ready),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),
@@ -177,7 +178,10 @@ interface Shared {
   closers: (() => Promise<void>)[];
 }
 
-/** The embedder, the search index and its admission gate; starts the embedding catch-up unless deferred. */
+/**
+ * The embedder, the catalog replica (the read model's and search's in-process copy of the catalog), search and its
+ * admission gate; starts the embedding catch-up unless deferred.
+ */
 function createSearchSide(
   { config, db, now, metrics, closers }: Shared,
   overrides: DepsOverrides,
@@ -192,18 +196,19 @@ function createSearchSide(
     createEmbedder(config, vectorBuildLog(searchLog), outboundMetric(metrics)),
   );
   const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
-  const searchParts = createSearchParts({
-    db,
-    config,
+  const replica = new CatalogReplica(db, {
+    model: embedder.id,
     now,
-    embedder,
-    gate,
-    logger: searchLog,
     // The snapshot describes one database: only the embedded one this process opened from its data directory.
     ...(!overrides.db && db.kind === 'pglite'
       ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
       : {}),
+    scanThreadRows: config.searchScanThreadRows,
+    onError: (err, msg) => searchLog.warn({ err }, msg),
   });
+  // Closers run in reverse: search stops (its catch-up settles) before the replica saves its snapshot and closes.
+  closers.push(async () => replica.close());
+  const searchParts = createSearchParts({ db, now, embedder, replica, gate, logger: searchLog });
   closers.push(() => searchParts.stop());
   // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
   const startEmbeddingCatchUp = () => {
@@ -211,7 +216,7 @@ function createSearchSide(
   };
   if (!overrides.deferCatchUp) startEmbeddingCatchUp();
   const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
-  metrics.observeScans(() => searchParts.index.jobs.scanCounts);
+  metrics.observeScans(() => searchParts.replica.jobs.scanCounts);
   return { searchParts, gate, search, startEmbeddingCatchUp };
 }
 

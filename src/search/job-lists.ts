@@ -1,4 +1,4 @@
-import type { JobAttrs } from '../catalog/replica/catalog-index.js';
+import type { JobAttrs } from '../catalog/replica/catalog-replica.js';
 import { NO_MASKS, type RowMasks } from '../catalog/replica/job-columns.js';
 import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';

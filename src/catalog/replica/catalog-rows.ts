@@ -6,7 +6,7 @@ import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../fields/job
  * the SQL that reads them, and the listener interface derived structures implement.
  */
 
-export interface CatalogIndexOptions {
+export interface CatalogReplicaOptions {
   /** Embedder identity: only vectors of this model are loaded. */
   model: string;
   now?: () => number;

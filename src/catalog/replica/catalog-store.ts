@@ -19,7 +19,7 @@ import type { CompanyFilters, JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
   bytesToVector,
-  type CatalogIndexOptions,
+  type CatalogReplicaOptions,
   type CompanyAttrs,
   type CompanyRow,
   type IndexListener,
@@ -37,16 +37,16 @@ import { readSnapshot, writeSnapshot } from './sync/index-snapshot.js';
 /**
  * The rows of the in-process catalog index and how they are kept: jobs and companies with their vectors and
  * attributes, the codes and columns the filters scan, interned strings and tags, the bulk read from the database
- * and the snapshot file. CatalogIndex (catalog-index.ts) adds the change feed that keeps it current.
+ * and the snapshot file. CatalogReplica (catalog-replica.ts) adds the change feed that keeps it current.
  */
 
-/** The store under CatalogIndex: rows, codes, interned values and their bulk reads. */
+/** The store under CatalogReplica: rows, codes, interned values and their bulk reads. */
 export abstract class CatalogStore {
   /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
   readonly jobCodes = new JobCodes();
   protected readonly jobColumns = new JobColumns(this.jobCodes);
   readonly jobs: VectorIndex<JobAttrs>;
-  /** Runs the job scans' kernel on a second core (CatalogIndexOptions.scanThreadRows). */
+  /** Runs the job scans' kernel on a second core (CatalogReplicaOptions.scanThreadRows). */
   protected readonly scans: ScanThread | undefined;
   readonly companies = new VectorIndex<CompanyAttrs>();
   protected readonly slugToCompany = new Map<string, string>();
@@ -62,7 +62,7 @@ export abstract class CatalogStore {
 
   constructor(
     protected readonly db: Db,
-    protected readonly opts: CatalogIndexOptions,
+    protected readonly opts: CatalogReplicaOptions,
   ) {
     const minRows = opts.scanThreadRows ?? 0;
     this.scans =
@@ -144,7 +144,7 @@ export abstract class CatalogStore {
     } catch (err) {
       this.clearAll();
       rmSync(path, { force: true });
-      this.opts.onError?.(err, 'search index snapshot could not be read; loading from the database');
+      this.opts.onError?.(err, 'catalog replica snapshot could not be read; loading from the database');
       return undefined;
     } finally {
       await snap.close().catch(() => {});
@@ -182,7 +182,7 @@ export abstract class CatalogStore {
       writeSnapshot(path, { model: this.opts.model, dims, seen, companies, jobs });
       return true;
     } catch (err) {
-      this.opts.onError?.(err, 'search index snapshot could not be written');
+      this.opts.onError?.(err, 'catalog replica snapshot could not be written');
       return false;
     }
   }

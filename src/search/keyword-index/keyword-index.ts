@@ -1,4 +1,4 @@
-import type { CatalogIndex, CompanyAttrs } from '../../catalog/replica/catalog-index.js';
+import type { CatalogReplica, CompanyAttrs } from '../../catalog/replica/catalog-replica.js';
 import type { JobRowFilter } from '../../catalog/replica/job-columns.js';
 import { slugify } from '../../catalog/tags.js';
 import type { IntentLookup } from '../query/company-intent.js';
@@ -15,7 +15,7 @@ export type { CompanyLookup } from './keyword-documents.js';
 /**
  * The keyword half of hybrid search, in memory: an inverted index over job titles (weight A) and company names
  * (weight B), the same text as the jobs.search_tsv column, plus company names for misspellings (trigrams) and
- * exact name or slug matches. It follows the CatalogIndex through its listener (bulk load, snapshot, change-feed
+ * exact name or slug matches. It follows the CatalogReplica through its listener (bulk load, snapshot, change-feed
  * deltas), so it is exactly as fresh as the vectors.
  *
  * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists cost
@@ -34,8 +34,8 @@ export class KeywordIndex extends KeywordDocuments {
   private touched = new Int32Array(0);
   private stamp = 0;
 
-  /** The index for a CatalogIndex: built once from its current rows, then kept current by its listener. */
-  static of(index: CatalogIndex): KeywordIndex {
+  /** The index for a CatalogReplica: built once from its current rows, then kept current by its listener. */
+  static of(index: CatalogReplica): KeywordIndex {
     let k = built.get(index);
     if (!k) {
       const made = new KeywordIndex(index.companies, index.jobCodes);
@@ -320,4 +320,4 @@ export class KeywordIndex extends KeywordDocuments {
   }
 }
 
-const built = new WeakMap<CatalogIndex, KeywordIndex>();
+const built = new WeakMap<CatalogReplica, KeywordIndex>();

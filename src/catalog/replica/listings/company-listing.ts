@@ -12,7 +12,7 @@ import {
   type CompanyTag,
   UUID_RE,
 } from '../../types.js';
-import type { CompanyAttrs } from '../catalog-index.js';
+import type { CompanyAttrs } from '../catalog-replica.js';
 import { setBits } from './bitset.js';
 import { codePointCompare, eachFacet, tally, topCounts } from './facet-counts.js';
 

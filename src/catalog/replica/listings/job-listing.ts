@@ -3,7 +3,7 @@ import { jobMemoKey, replicaServes } from '../../filters.js';
 import { isoFromMicros } from '../../micros.js';
 import { type FacetCounts, JOB_FACETS } from '../../sql/facets.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../../types.js';
-import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../catalog-index.js';
+import type { CatalogReplica, CompanyAttrs, JobAttrs } from '../catalog-replica.js';
 import type { RowMasks } from '../job-columns.js';
 import type { ReplicaGate } from '../replica-gate.js';
 import { contenders, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
@@ -12,7 +12,7 @@ import { type FacetPass, OrderScan } from './order-scan.js';
 import { PositionsMemo } from './positions-memo.js';
 
 /**
- * GET /jobs without a search, served from the in-process catalog replica (src/catalog/replica/catalog-index.ts)
+ * GET /jobs without a search, served from the in-process catalog replica (src/catalog/replica/catalog-replica.ts)
  * instead of the database: on the embedded database every query runs on the event loop, and a listing was one to
  * three of them. ReplicaGate keeps it exact: the replica catches up with committed writes first.
  *
@@ -42,7 +42,7 @@ export class JobListing {
   private orderGeneration = -1;
   /** Positions in the order passing each filter remembered, in order. */
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
-  private readonly index: CatalogIndex;
+  private readonly index: CatalogReplica;
   /** Scans of the columns, with their inverted lists and reused scratch arrays. */
   private readonly scan = new OrderScan();
   /**

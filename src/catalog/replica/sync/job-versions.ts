@@ -4,7 +4,7 @@ import { JOB_VERSION, ZERO_UUID } from '../catalog-rows.js';
 /**
  * Active jobs whose versions one chunk of a full re-read checks: one short text row a job instead of the row and
  * its vector, through two index-only scans (migrations 0154, 0155), read outside the feed's rounds so that no
- * search waits for it (../catalog-index.ts). (`e.job_id > $2` repeats the join's key range for the embeddings:
+ * search waits for it (../catalog-replica.ts). (`e.job_id > $2` repeats the join's key range for the embeddings:
  * without it PostgreSQL read every embedding before the range, and a chunk's time grew with its position.)
  */
 export const CHECK_CHUNK = 2_000;
