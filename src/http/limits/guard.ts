@@ -8,7 +8,7 @@ import { type MetricsAccess, metricsAccess } from '../metrics-access.js';
 import { type Caller, isPage, type RouteConfig, routeConfig } from '../route-config.js';
 import { type Limiter, type RateLimitHeaders, rateLimiter } from './limiter.js';
 import type { RateDecision, RateLimitStore } from './store.js';
-import type { FailedAuthPolicy, TierTable } from './tiers.js';
+import type { FailedAuthPolicy, Tier, TierTable } from './tiers.js';
 
 export type { RateLimitHeaders } from './limiter.js';
 
@@ -46,12 +46,29 @@ export interface Guard {
   /** The onRequest hook; also run by hand for requests the router rejects before any hook runs (bad URLs). */
   hook: GuardHook;
   /**
-   * Admits an anonymous request answered before routing (see caching/early-hits.ts) and returns its rate-limit headers,
-   * counted as the hook counts them. Undefined when the request is refused, or when the store cannot answer
-   * without I/O: the request then goes through the hook, which refuses it (a refused request is not recorded, so
-   * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
+   * Admits an anonymous request answered before routing (see caching/early-hits.ts) and returns the headers the
+   * hook would have set (its tier and rate limit), counted as the hook counts them. Undefined when the request is
+   * refused, or when the store cannot answer without I/O: the request then goes through the hook, which refuses it
+   * (a refused request is not recorded, so nothing is counted twice). Undefined from the start (`synchronous`
+   * false) means never.
    */
-  admitAnonymous: ((ip: string, page: boolean) => RateLimitHeaders | undefined) | undefined;
+  admitAnonymous: ((ip: string, page: boolean) => GuardHeaders | undefined) | undefined;
+}
+
+/** The headers the guard sets on an admitted request: the tier it is served in and its rate limit. */
+export type GuardHeaders = RateLimitHeaders & { [TIER_HEADER]: Tier };
+
+const TIER_HEADER = 'x-api-tier';
+
+/** The early-hits admission: the limiter's, answered with the headers of the anonymous tier. */
+function anonymousAdmission(
+  admit: (ip: string, page: boolean) => RateLimitHeaders | undefined,
+  anonymous: Caller,
+): (ip: string, page: boolean) => GuardHeaders | undefined {
+  return (ip, page) => {
+    const limits = admit(ip, page);
+    return limits && { [TIER_HEADER]: anonymous.tier, ...limits };
+  };
 }
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
@@ -79,7 +96,7 @@ function refuser(opts: GuardOptions, limiter: Limiter, anonymous: Caller) {
   return (request: FastifyRequest, reply: FastifyReply, message: string, done: (e?: Error) => void): void => {
     request.caller = anonymous;
     // Every answer names the tier it was served in: a refused token is served as anonymous.
-    reply.header('x-api-tier', anonymous.tier);
+    reply.header(TIER_HEADER, anonymous.tier);
     const answer = (d: RateDecision) => {
       if (d.allowed) sendError(reply, new AppError('FORBIDDEN', message));
       else limiter.refuseOver(reply, opts.failedAuth.limitDescription, d);
@@ -100,7 +117,7 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
     done: (err?: Error) => void,
   ): void => {
     request.caller = caller;
-    reply.header('x-api-tier', caller.tier);
+    reply.header(TIER_HEADER, caller.tier);
     if (config.rateLimited === false || isInternal(request)) {
       authorize(reply, config, caller, done);
       return;
@@ -171,6 +188,8 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   return {
     hook: guard,
     admitAnonymous:
-      opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
+      opts.rateLimits.synchronous === true
+        ? anonymousAdmission(limiter.anonymousAdmitter(anonymous, opts.pages), anonymous)
+        : undefined,
   };
 }
