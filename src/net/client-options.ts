@@ -55,7 +55,7 @@ export interface ClientOptions {
 }
 
 /** The configuration the outbound client reads. */
-type OutboundConfig = Pick<
+export type OutboundConfig = Pick<
   Config,
   'userAgentContact' | 'outboundHostMap' | 'outboundHeadersTimeoutMs' | 'outboundTimeoutCapMs'
 >;

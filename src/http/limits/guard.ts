@@ -60,17 +60,6 @@ export type GuardHeaders = RateLimitHeaders & { [TIER_HEADER]: Tier };
 
 const TIER_HEADER = 'x-api-tier';
 
-/** The early-hits admission: the limiter's, answered with the headers of the anonymous tier. */
-function anonymousAdmission(
-  admit: (ip: string, page: boolean) => RateLimitHeaders | undefined,
-  anonymous: Caller,
-): (ip: string, page: boolean) => GuardHeaders | undefined {
-  return (ip, page) => {
-    const limits = admit(ip, page);
-    return limits && { [TIER_HEADER]: anonymous.tier, ...limits };
-  };
-}
-
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
 export function bearerSecret(header: string | undefined): string | null | undefined {
   if (header === undefined) return undefined;
@@ -185,11 +174,16 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
   };
   app.addHook('onRequest', guard);
 
+  const admitLimits =
+    opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined;
   return {
     hook: guard,
+    // An admitted anonymous request answered early carries the headers this hook sets: its tier and its limits.
     admitAnonymous:
-      opts.rateLimits.synchronous === true
-        ? anonymousAdmission(limiter.anonymousAdmitter(anonymous, opts.pages), anonymous)
-        : undefined,
+      admitLimits &&
+      ((ip, page) => {
+        const limits = admitLimits(ip, page);
+        return limits && { [TIER_HEADER]: anonymous.tier, ...limits };
+      }),
   };
 }

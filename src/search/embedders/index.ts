@@ -1,20 +1,13 @@
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { createOutboundClient, endpointClientOptions } from '../../net/client.js';
+import type { OutboundConfig } from '../../net/client-options.js';
 import { OpenAiEmbedder } from './openai.js';
 import { LazyStaticEmbedder, type VectorBuildListener } from './static.js';
 import type { Embedder } from './types.js';
 
 /** The configuration an embedder is made from: its provider and what the outbound client reads. */
-export type EmbedderConfig = Pick<
-  Config,
-  | 'embeddings'
-  | 'dataDir'
-  | 'userAgentContact'
-  | 'outboundHostMap'
-  | 'outboundHeadersTimeoutMs'
-  | 'outboundTimeoutCapMs'
->;
+export type EmbedderConfig = Pick<Config, 'embeddings' | 'dataDir'> & OutboundConfig;
 
 /**
  * The embedder chosen by EMBEDDINGS: `static` (bundled, offline, default) or `openai` (a compatible endpoint,
