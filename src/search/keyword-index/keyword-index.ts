@@ -18,10 +18,10 @@ export type { CompanyLookup } from './keyword-documents.js';
  * exact name or slug matches. It follows the CatalogReplica through its listener (bulk load, snapshot, change-feed
  * deltas), so it is exactly as fresh as the vectors.
  *
- * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists cost
- * ~10 ms (all words) + ~30 ms (any word) + ~6 ms (company-name trigrams) per search at 100k jobs, at p99 more
- * than the whole 30 ms budget; a word in half the catalog ("engineer") makes PostgreSQL read thousands of
- * tsvectors to rank them. Here the same lists cost ~0.1–5 ms together, off the database. Lexemes follow
+ * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists (all
+ * words, any word, company-name trigrams) cost more than a search's whole latency budget at p99; a word in half
+ * the catalog ("engineer") makes PostgreSQL read thousands of tsvectors to rank them. Here the same lists cost a
+ * fraction of that, off the database (figures in docs/performance.md, "Figures behind the replica"). Lexemes follow
  * to_tsvector('english') for ordinary words (lexemes.ts) and ranks follow ts_rank (ts-rank.ts); queries with
  * websearch operators ("quoted", -not, or) still go to PostgreSQL, whose semantics they ask for.
  *
@@ -81,7 +81,7 @@ export class KeywordIndex extends KeywordDocuments {
     }
     // The documents holding every term: the terms' postings are walked rarest first, and each slot counts the
     // terms it has matched so far. A flat pass over typed arrays per list, where testing each candidate
-    // document's lexemes chased through its object (~5 ms for "customer engineer" at 100k jobs).
+    // document's lexemes chased through its object took milliseconds for a common pair of words.
     const size = (g: PostingList[]) => g.reduce((sum, p) => sum + p.live, 0);
     groups.sort((a, b) => size(a) - size(b));
     const counts = this.scratch();
