@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import { ScanThread } from '../../search/vectors/scan-thread.js';
 import { type Hit, type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
+import { companyRecordOf, sameCompanyRecord } from '../fields/company-record.js';
 import {
   attrsOf,
   type Intern,
@@ -27,7 +28,6 @@ import {
   type JobRow,
   LAST_SEQ,
   LOAD_SLICE_MS,
-  sameCompany,
   type TagRef,
   ZERO_UUID,
 } from './catalog-rows.js';
@@ -117,21 +117,7 @@ export abstract class CatalogStore {
       };
       for (const c of snap.companies) {
         if (due()) await turn();
-        const row: CompanyRow = {
-          id: c.id,
-          name: c.name,
-          slug: c.slug,
-          category: c.category,
-          active: c.active,
-          domain: c.domain,
-          one_liner: c.oneLiner,
-          active_job_count: c.activeJobCount,
-          name_key: c.nameKey,
-          tags: c.tagList,
-          detail: c.detail,
-          vector: null,
-        };
-        this.putCompany(row, c.vector);
+        this.putCompany({ ...companyRecordOf(c), id: c.id, vector: null }, c.vector);
       }
       for await (const j of snap.jobs()) {
         // The index is empty here: no previous attributes to unplace.
@@ -161,16 +147,7 @@ export abstract class CatalogStore {
     try {
       const companies = [...this.companies.entries()].map(([id, a]) => ({
         id,
-        name: a.name,
-        slug: a.slug,
-        category: a.category,
-        active: a.active,
-        domain: a.domain,
-        oneLiner: a.oneLiner,
-        activeJobCount: a.activeJobCount,
-        nameKey: a.nameKey,
-        tagList: a.tagList,
-        detail: a.detail,
+        ...companyRecordOf(a),
         vector: this.companies.storedOf(id),
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
@@ -249,27 +226,18 @@ export abstract class CatalogStore {
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
     this.slugToCompany.set(r.slug, r.id);
-    const tagged = (r.tags ?? []).map((t) => this.tag(t));
-    const tagList = tagged.map((t) => t.ref);
+    const tagged = r.tagList.map((t) => this.tag(t));
     const attrs: CompanyAttrs = {
-      name: r.name,
-      slug: r.slug,
-      category: r.category,
+      ...companyRecordOf(r),
+      tagList: tagged.map((t) => t.ref),
       tags: new Set(tagged.map((t) => t.key)),
-      active: r.active,
-      domain: r.domain,
-      oneLiner: r.one_liner,
-      activeJobCount: r.active_job_count,
-      nameKey: r.name_key,
-      tagList,
-      detail: r.detail,
     };
     // As putJob: a re-read within the lag window returns the same rows again, and bumping the generation for
     // them would drop every kept shortlist and cached answer keyed on it.
     if (
       old &&
       (vector === null || vector instanceof Float32Array) &&
-      sameCompany(old, attrs) &&
+      sameCompanyRecord(old, attrs) &&
       this.companies.holds(r.id, vector)
     )
       return;

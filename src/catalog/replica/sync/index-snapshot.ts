@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { StoredVector } from '../../../search/vectors/vector-index.js';
-import type { CompanyDetailAttrs } from '../../fields/company-record.js';
+import { COMPANY_RECORD_KEYS, type CompanyRecord } from '../../fields/company-record.js';
 import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../../fields/job-record.js';
 
 /**
@@ -38,35 +38,10 @@ const recordBytes = (dims: number) => 8 + Math.ceil(dims / 8) * 8;
 /** A job as saved: its declared record, id and stored vector. */
 export type SnapshotJob = JobRecord & { id: string; vector: StoredVector | null };
 
-export interface SnapshotCompany {
-  id: string;
-  name: string;
-  slug: string;
-  category: string;
-  active: boolean;
-  domain: string;
-  oneLiner: string;
-  activeJobCount: number;
-  nameKey: string;
-  tagList: { dimension: string; value: string; slug: string }[];
-  detail: CompanyDetailAttrs;
-  vector: StoredVector | null;
-}
+/** A company as saved: its declared record, id and stored vector. */
+export type SnapshotCompany = CompanyRecord & { id: string; vector: StoredVector | null };
 
-const COMPANY_KEYS: readonly (keyof SnapshotCompany)[] = [
-  'id',
-  'name',
-  'slug',
-  'category',
-  'active',
-  'domain',
-  'oneLiner',
-  'activeJobCount',
-  'nameKey',
-  'tagList',
-  'detail',
-  'vector',
-];
+const COMPANY_KEYS: readonly (keyof SnapshotCompany)[] = ['id', ...COMPANY_RECORD_KEYS, 'vector'];
 
 /** The declaration digest this build writes and accepts. */
 export const SNAPSHOT_FORMAT = recordFingerprint(COMPANY_KEYS);
