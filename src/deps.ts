@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { TokenService } from './auth/tokens.js';
 import type { CatalogReadModel } from './catalog/read-model.js';
+import { CatalogReplica } from './catalog/replica/catalog-replica.js';
 import { ReplicaReadModel } from './catalog/replica/read-model.js';
 import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
@@ -29,6 +30,7 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
+import { loadSampleHistory } from './signals/sample-history.js';
 import { SignalsService } from './signals/service.js';
 import { Warmup } from './warmup.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
@@ -104,7 +106,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       (config.redisUrl ? await redisStore(config.redisUrl) : new MemoryRateLimitStore());
     if (!overrides.rateLimits) closers.push(async () => rateLimits.close?.());
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
-    if (config.sampleData) await loadSampleCatalog(db, now());
+    if (config.sampleData) await loadSampleCatalog(db, now(), loadSampleHistory);
     const metrics = overrides.metrics ?? new Metrics();
     const { searchParts, gate, search, startEmbeddingCatchUp } = createSearchSide(
       { config, db, now, metrics, closers },
@@ -118,7 +120,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // retrieves from) in front of it, exact under the response cache's rule.
     const read: CatalogReadModel =
       config.readModel === 'memory'
-        ? new ReplicaReadModel(new ReplicaGate(searchParts.index, () => versionFeed.token()), db)
+        ? new ReplicaReadModel(new ReplicaGate(searchParts.replica, () => versionFeed.token()), db)
         : new SqlReadModel(db);
     let catalog: CatalogService | undefined;
     const { researchParts, pipeline, watchParts } = createWorkflows(
@@ -143,7 +145,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watchMatcher: watchParts.matcher,
       catalog,
       signals: new SignalsService(db),
-      warmup: new Warmup(() => searchParts.index.ready),
+      warmup: new Warmup(() => searchParts.replica.ready),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),
@@ -163,6 +165,11 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   }
 }
 
+/** Counts every outbound request's outcome by host. */
+function outboundMetric(metrics: Metrics): (host: string, outcome: string) => void {
+  return (host, outcome) => metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
+}
+
 /** What the parts createDeps builds share; each part adds its own closer to closers. */
 interface Shared {
   config: Config;
@@ -172,7 +179,10 @@ interface Shared {
   closers: (() => Promise<void>)[];
 }
 
-/** The embedder, the search index and its admission gate; starts the embedding catch-up unless deferred. */
+/**
+ * The embedder, the catalog replica (the read model's and search's in-process copy of the catalog), search and its
+ * admission gate; starts the embedding catch-up unless deferred.
+ */
 function createSearchSide(
   { config, db, now, metrics, closers }: Shared,
   overrides: DepsOverrides,
@@ -183,20 +193,23 @@ function createSearchSide(
   startEmbeddingCatchUp: () => void;
 } {
   const searchLog = componentLogger(config, 'search');
-  const embedder = metrics.timedEmbedder(createEmbedder(config, vectorBuildLog(searchLog)));
+  const embedder = metrics.timedEmbedder(
+    createEmbedder(config, vectorBuildLog(searchLog), outboundMetric(metrics)),
+  );
   const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
-  const searchParts = createSearchParts({
-    db,
-    config,
+  const replica = new CatalogReplica(db, {
+    model: embedder.id,
     now,
-    embedder,
-    gate,
-    logger: searchLog,
     // The snapshot describes one database: only the embedded one this process opened from its data directory.
     ...(!overrides.db && db.kind === 'pglite'
       ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
       : {}),
+    scanThreadRows: config.searchScanThreadRows,
+    onError: (err, msg) => searchLog.warn({ err }, msg),
   });
+  // Closers run in reverse: search stops (its catch-up settles) before the replica saves its snapshot and closes.
+  closers.push(async () => replica.close());
+  const searchParts = createSearchParts({ db, now, embedder, replica, gate, logger: searchLog });
   closers.push(() => searchParts.stop());
   // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
   const startEmbeddingCatchUp = () => {
@@ -204,7 +217,7 @@ function createSearchSide(
   };
   if (!overrides.deferCatchUp) startEmbeddingCatchUp();
   const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
-  metrics.observeScans(() => searchParts.index.jobs.scanCounts);
+  metrics.observeScans(() => searchParts.replica.jobs.scanCounts);
   return { searchParts, gate, search, startEmbeddingCatchUp };
 }
 
@@ -232,8 +245,7 @@ function createWorkflows(
   const embed = async (kind: 'job' | 'company', ids: readonly string[]) => {
     await searchParts.indexer.embedIds(kind, ids);
   };
-  const onOutbound = (host: string, outcome: string) =>
-    metrics.outboundRequests.inc({ host: hostLabel(host), outcome });
+  const onOutbound = outboundMetric(metrics);
   const researchParts = new ResearchParts({
     config,
     db,

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { CellCounter, CellHistogram } from './http/metric-cells.js';
+import { CellCounter, CellHistogram } from './metric-cells.js';
 import type { WorkflowObserver } from './pipeline/engine/types.js';
 import type { Embedder } from './search/embedders/types.js';
 

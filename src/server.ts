@@ -56,7 +56,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   // on a first start (~560 MB at 100k jobs), and capped from the very start, loading modules and the database
   // collected about twice as often (a restart's first answer ~0.1 s later).
   limitHeapGrowth(config.heapGrowingPercent);
-  // After listen: a restart answers catalog reads at once (from the database) while the search index loads.
+  // After listen: a restart answers catalog reads at once (from the database) while the catalog replica loads.
   const searchWarmed = deps.searchParts.warm();
   const warmed = deps.catalog.warm().catch(() => {});
   // Once the index is in: the embedding catch-up (its first pass is ~0.1 s of queries the first answers need

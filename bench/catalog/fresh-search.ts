@@ -10,10 +10,12 @@
  * Stop any service running on that data directory first: the embedded database belongs to one process.
  */
 import { join } from 'node:path';
+import { CatalogReplica } from '../../src/catalog/replica/catalog-replica.js';
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { jobFilters } from '../../src/http/routes/jobs/list-jobs.js';
+import { createEmbedder } from '../../src/search/embedders/index.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
 import { createSearchParts } from '../../src/search/service.js';
 import { prepareCatalog } from './generate.js';
@@ -31,13 +33,14 @@ const { manifest, dataDir } = await prepareCatalog(size, { kind: 'pglite', root 
 const dir = dataDir as string;
 const db = await PgliteDb.open(dir);
 await migrate(db);
-const parts = createSearchParts({
-  db,
-  config: parseConfig({ DATA_DIR: dir }),
+const embedder = createEmbedder(parseConfig({ DATA_DIR: dir }));
+const replica = new CatalogReplica(db, {
+  model: embedder.id,
   now: Date.now,
   snapshotPath: join(dir, 'search-index.snapshot'),
 });
-await parts.index.refresh();
+const parts = createSearchParts({ db, now: Date.now, embedder, replica });
+await parts.replica.refresh();
 
 // The mixed search row's URLs (the default 10,000), as the route parses them.
 const row = buildScenarios(manifest, 32, 10_000).find((s) => s.id === 'jobs-search:mixed');
@@ -63,7 +66,7 @@ let current: Record<string, number> = {};
 const stages = new Map<string, number[]>();
 const search = new HybridSearch({
   db,
-  index: parts.index,
+  index: parts.replica,
   embedder: parts.embedder,
   onStage: (stage, ms) => {
     if (!measuring) return;
@@ -103,4 +106,5 @@ if (slowest > 0) {
     out(`  ${x.ms.toFixed(1)} ms ${x.what}`);
 }
 await parts.stop();
+replica.close();
 await db.close();

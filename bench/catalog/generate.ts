@@ -9,8 +9,8 @@ import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db, Queryable } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
+import { createEmbedder } from '../../src/search/embedders/index.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
-import { createSearchParts } from '../../src/search/service.js';
 import {
   assignJobs,
   buildCompanies,
@@ -227,42 +227,39 @@ async function embedAll(
   jobIds: string[],
   log: (msg: string) => void,
 ): Promise<EmbeddingFigures> {
-  const parts = createSearchParts({ db, config: parseConfig({ DATA_DIR: cacheDir }), now: Date.now });
-  try {
-    const texts = (
-      await db.query<{ text: string }>('SELECT text FROM search_job_texts ORDER BY id LIMIT 10000')
-    ).map((r) => r.text);
-    await parts.embedder.embed(texts.slice(0, 10)); // loads (or builds) the word-vector cache outside the timing
-    const tEmbedder = performance.now();
-    for (let i = 0; i < texts.length; i += parts.embedder.maxBatch) {
-      await parts.embedder.embed(texts.slice(i, i + parts.embedder.maxBatch));
-    }
-    const embedderJobsPerSec = texts.length / ((performance.now() - tEmbedder) / 1000);
-    let rows = await parts.indexer.embedIds('company', companyIds);
-    const jobsStart = performance.now();
-    let lastLog = jobsStart;
-    for (let i = 0; i < jobIds.length; i += 5_000) {
-      rows += await parts.indexer.embedIds('job', jobIds.slice(i, i + 5_000));
-      if (performance.now() - lastLog > 15_000) {
-        log(`  embedding jobs: ${Math.min(i + 5_000, jobIds.length)} of ${jobIds.length}`);
-        lastLog = performance.now();
-      }
-    }
-    const catchUpJobsPerSec = jobIds.length / ((performance.now() - jobsStart) / 1000);
-    // The full staleness scan (first start, model change, `frontline reindex`); it must find nothing left.
-    const tCheck = performance.now();
-    const stale = (await parts.indexer.countStale('job')) + (await parts.indexer.countStale('company'));
-    const staleCheckMs = performance.now() - tCheck;
-    if (stale > 0) throw new Error(`${stale} rows are still without a current embedding`);
-    // A first catch-up records the marks, as the service's first start would; then what a restart costs.
-    await parts.indexer.resume();
-    const tResume = performance.now();
-    await new EmbeddingIndexer(db, parts.embedder).resume();
-    const resumeMs = performance.now() - tResume;
-    return { model: parts.embedder.id, rows, catchUpJobsPerSec, embedderJobsPerSec, staleCheckMs, resumeMs };
-  } finally {
-    await parts.stop();
+  const embedder = createEmbedder(parseConfig({ DATA_DIR: cacheDir }));
+  const parts = { embedder, indexer: new EmbeddingIndexer(db, embedder, Date.now) };
+  const texts = (
+    await db.query<{ text: string }>('SELECT text FROM search_job_texts ORDER BY id LIMIT 10000')
+  ).map((r) => r.text);
+  await parts.embedder.embed(texts.slice(0, 10)); // loads (or builds) the word-vector cache outside the timing
+  const tEmbedder = performance.now();
+  for (let i = 0; i < texts.length; i += parts.embedder.maxBatch) {
+    await parts.embedder.embed(texts.slice(i, i + parts.embedder.maxBatch));
   }
+  const embedderJobsPerSec = texts.length / ((performance.now() - tEmbedder) / 1000);
+  let rows = await parts.indexer.embedIds('company', companyIds);
+  const jobsStart = performance.now();
+  let lastLog = jobsStart;
+  for (let i = 0; i < jobIds.length; i += 5_000) {
+    rows += await parts.indexer.embedIds('job', jobIds.slice(i, i + 5_000));
+    if (performance.now() - lastLog > 15_000) {
+      log(`  embedding jobs: ${Math.min(i + 5_000, jobIds.length)} of ${jobIds.length}`);
+      lastLog = performance.now();
+    }
+  }
+  const catchUpJobsPerSec = jobIds.length / ((performance.now() - jobsStart) / 1000);
+  // The full staleness scan (first start, model change, `frontline reindex`); it must find nothing left.
+  const tCheck = performance.now();
+  const stale = (await parts.indexer.countStale('job')) + (await parts.indexer.countStale('company'));
+  const staleCheckMs = performance.now() - tCheck;
+  if (stale > 0) throw new Error(`${stale} rows are still without a current embedding`);
+  // A first catch-up records the marks, as the service's first start would; then what a restart costs.
+  await parts.indexer.resume();
+  const tResume = performance.now();
+  await new EmbeddingIndexer(db, parts.embedder).resume();
+  const resumeMs = performance.now() - tResume;
+  return { model: parts.embedder.id, rows, catchUpJobsPerSec, embedderJobsPerSec, staleCheckMs, resumeMs };
 }
 
 /** Generates the whole catalog into an empty, migrated database and returns its manifest. */

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CatalogIndex } from '../../src/catalog/replica/catalog-index.js';
+import { CatalogReplica } from '../../src/catalog/replica/catalog-replica.js';
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
+import { createEmbedder } from '../../src/search/embedders/index.js';
 import { HybridSearch, type SearchMode } from '../../src/search/hybrid.js';
 import { createSearchParts } from '../../src/search/service.js';
 import { freshDatabase } from '../../test/support/db.js';
@@ -133,7 +134,9 @@ async function main(): Promise<void> {
   try {
     await migrate(db);
     let t = performance.now();
-    const parts = createSearchParts({ db, config: parseConfig(process.env), now: Date.now });
+    const embedder = createEmbedder(parseConfig(process.env));
+    const replica = new CatalogReplica(db, { model: embedder.id, now: Date.now });
+    const parts = createSearchParts({ db, now: Date.now, embedder, replica });
     if (!reused) {
       await generate(db);
       out(
@@ -155,18 +158,18 @@ async function main(): Promise<void> {
       );
     }
     t = performance.now();
-    const fresh = new CatalogIndex(db, { model: parts.embedder.id });
+    const fresh = new CatalogReplica(db, { model: parts.embedder.id });
     await fresh.refresh();
     out(
       `index start-up (bulk load ${fresh.jobs.size} jobs + ${fresh.companies.size} companies): ${Math.round(performance.now() - t)} ms`,
     );
-    await parts.index.refresh();
+    await parts.replica.refresh();
     if (db.kind === 'postgres') {
-      // A load on PostgreSQL schedules one full re-read a lag window (10 s) later (catalog-index.ts); it is part
+      // A load on PostgreSQL schedules one full re-read a lag window (10 s) later (catalog-replica.ts); it is part
       // of start-up, not of steady-state search latency, so it is let happen before measuring.
       await new Promise((resolve) => setTimeout(resolve, 10_500));
       t = performance.now();
-      await parts.index.refresh();
+      await parts.replica.refresh();
       out(
         `post-load re-read of the change feed: ${Math.round(performance.now() - t)} ms (not measured below)`,
       );
@@ -187,7 +190,7 @@ async function main(): Promise<void> {
     for (const mode of ['keyword', 'semantic', 'hybrid'] as SearchMode[]) {
       const s = new HybridSearch({
         db,
-        index: parts.index,
+        index: parts.replica,
         embedder: parts.embedder,
         mode,
         ...(onStage && mode === 'hybrid' ? { onStage } : {}),
@@ -237,6 +240,7 @@ async function main(): Promise<void> {
       out(`  embed (uncached) p50 ${pct(cold, 50).toFixed(2)}  p99 ${pct(cold, 99).toFixed(2)}`);
     }
     await parts.stop();
+    replica.close();
   } finally {
     await drop();
   }

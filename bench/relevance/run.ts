@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { CatalogReplica } from '../../src/catalog/replica/catalog-replica.js';
 import { parseConfig } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
+import { createEmbedder } from '../../src/search/embedders/index.js';
 import { HybridSearch, type SearchMode } from '../../src/search/hybrid.js';
 import { createSearchParts } from '../../src/search/service.js';
 import { MiniSearchBaseline } from './baseline.js';
@@ -42,7 +44,9 @@ async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Pro
   try {
     await migrate(db);
     const { jobs, companies } = await load(db, catalog, now);
-    const parts = createSearchParts({ db, config, now: () => now });
+    const embedder = createEmbedder(config);
+    const replica = new CatalogReplica(db, { model: embedder.id, now: () => now });
+    const parts = createSearchParts({ db, now: () => now, embedder, replica });
     const t0 = performance.now();
     await parts.indexer.catchUp();
     const embedMs = performance.now() - t0;
@@ -52,7 +56,7 @@ async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Pro
       const service =
         ranker === 'minisearch'
           ? undefined
-          : new HybridSearch({ db, index: parts.index, embedder: parts.embedder, mode: ranker });
+          : new HybridSearch({ db, index: parts.replica, embedder: parts.embedder, mode: ranker });
       const scores: Scores[] = [];
       for (const q of queries) {
         const grades = judge(q, q.target === 'jobs' ? jobs : companies);
@@ -70,6 +74,7 @@ async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Pro
       results.set(ranker, scores);
     }
     await parts.stop();
+    replica.close();
     const rows = jobs.length + companies.length;
     const info = `embedder ${parts.embedder.id}; ${rows} rows embedded in ${embedMs.toFixed(0)} ms; ${queries.length} queries`;
     return { name, queries, results, info };

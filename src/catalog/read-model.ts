@@ -19,12 +19,12 @@ export interface Listing<T> {
   items: T[];
   /** Matching rows; for a search, the shortlist size. */
   total: number;
-  /** The facet counts asked for (see facets.ts). */
+  /** The facet counts asked for (see sql/facets.ts). */
   facets?: FacetCounts;
 }
 
 /**
- * Every catalog read, behind one port. SQL (sql-read-model.ts) is the reference: it alone is a correct read model.
+ * Every catalog read, behind one port. SQL (sql/sql-read-model.ts) is the reference: it alone is a correct read model.
  * The in-process replica (replica/read-model.ts) answers the same reads from memory where it can and asks SQL
  * wherever it cannot (not loaded yet, reloading, a collation it cannot reproduce); it is chosen in one place, the
  * composition root (src/deps.ts, READ_MODEL).
@@ -35,7 +35,7 @@ export interface CatalogReadModel {
   /** One page of active companies in the /companies order and the total. */
   listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>>;
   /**
-   * Counts of the facets `names` over the jobs `filters` select, each without its own filter (see facets.ts);
+   * Counts of the facets `names` over the jobs `filters` select, each without its own filter (see sql/facets.ts);
    * `within`: of these jobs only (a search shortlist).
    */
   jobFacets(filters: JobFilters, names: readonly string[], within?: readonly string[]): Promise<FacetCounts>;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/port.js';
-import { loadSampleHistory, type SampleHistoryCompany } from '../signals/sample-history.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
 import { startOfUtcDay } from './sql/stats.js';
@@ -187,18 +186,37 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
   );
 }
 
+/** A sample company as loaded, for what fills in beside it. */
+export interface LoadedSampleCompany {
+  id: string;
+  slug: string;
+  name: string;
+  domain: string;
+}
+
+/** What fills in with the sample in its transaction (the composition root passes the signals' history). */
+export type SampleCompanion = (
+  tx: Queryable,
+  companies: readonly LoadedSampleCompany[],
+  nowMs: number,
+) => Promise<unknown>;
+
 /**
  * Loads the sample catalog in one transaction when the catalog has no company yet; otherwise does nothing.
  * Safe to call on every start and from two processes at once (advisory lock, then the emptiness check).
  */
-export async function loadSampleCatalog(db: Db, nowMs: number): Promise<SampleLoadResult> {
+export async function loadSampleCatalog(
+  db: Db,
+  nowMs: number,
+  companion?: SampleCompanion,
+): Promise<SampleLoadResult> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SAMPLE_LOCK_KEY]);
     const [existing] = await tx.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM companies) AS any');
     if (existing?.any) return { loaded: false, companies: 0, jobs: 0 };
 
     const ids: string[] = [];
-    const loaded: SampleHistoryCompany[] = [];
+    const loaded: LoadedSampleCompany[] = [];
     const job = emptySampleJobColumns();
     for (const company of SAMPLE_CATALOG.companies) {
       const { id, slug } = await upsertSampleCompany(tx, company, nowMs);
@@ -207,7 +225,7 @@ export async function loadSampleCatalog(db: Db, nowMs: number): Promise<SampleLo
       pushSampleJobs(job, company, id, slug, nowMs);
     }
     await insertSampleJobs(tx, job, new Date(nowMs));
-    await loadSampleHistory(tx, loaded, nowMs);
+    await companion?.(tx, loaded, nowMs);
     await refreshActiveJobCounts(tx, ids, nowMs);
     return { loaded: true, companies: ids.length, jobs: job.title.length };
   });

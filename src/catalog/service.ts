@@ -92,7 +92,7 @@ export class CatalogService {
     return { items, total: ids.length, ...(facets && { facets }) };
   }
 
-  /** Prepares the read model after a start (the search index load is already under way). */
+  /** Prepares the read model after a start (the replica load is already under way). */
   warm(): Promise<void> {
     return this.opts.read.warm();
   }

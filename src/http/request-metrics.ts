@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { CounterCell, HistogramCell } from '../metric-cells.js';
 import type { Metrics } from '../metrics.js';
-import type { CounterCell, HistogramCell } from './metric-cells.js';
 import { routeConfig } from './route-config.js';
 
 type Label = 'route' | 'method' | 'status';
@@ -16,7 +16,7 @@ export type SeriesOf = (route: string, method: string, status: number) => Series
 
 /**
  * Counts and times every response by route pattern (never the raw URL, which would explode label cardinality).
- * Returns the series lookup, which early-hits.ts shares for the hits it answers before routing.
+ * Returns the series lookup, which caching/early-hits.ts shares for the hits it answers before routing.
  */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): SeriesOf {
   // route -> method -> status: the series are found without building a key or a label object per request.

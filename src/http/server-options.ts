@@ -32,7 +32,7 @@ export function serverOptions(input: ServerOptionsInput): FastifyServerOptions {
     // Fastify's default 10 s budget per plugin is for catching a forgotten done(); a start on a machine whose
     // cores are busy (a CI run, a crowded node) can need more, and must not crash for it.
     pluginTimeout: 60_000,
-    // Fastify's own server, with cached answers served in front of routing once the app is built (early-hits.ts).
+    // Fastify's own server, with cached answers served in front of routing once the app is built (caching/early-hits.ts).
     serverFactory: (handler, options) => serverWithEarlyHits(handler, options as never, early),
     clientErrorHandler: clientErrorHandler(early),
     frameworkErrors: routerErrorHandler(input.slot),

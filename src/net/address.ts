@@ -1,6 +1,6 @@
 /**
  * Which IP addresses and host names an outbound request may reach. The deny-list follows the IANA
- * special-purpose registries (as Discourse's SSRF detector does, external-apis.md §5): anything that is not a
+ * special-purpose registries (as Discourse's SSRF detector does, docs/sources.md): anything that is not a
  * globally routable unicast address is refused. IPv6 forms that embed an IPv4 address (mapped, compatible,
  * NAT64, 6to4) are judged by the embedded IPv4 address, so `[::ffff:127.0.0.1]` is loopback.
  */

@@ -25,7 +25,7 @@ export interface ClientOptions {
   timeoutCapMs?: number;
   /** Default decompressed body cap, bytes (default 5 MiB: the largest ATS boards are ~3 MB of JSON). */
   maxBytes?: number;
-  /** Redirect hops followed (default 5, external-apis.md §5.4). */
+  /** Redirect hops followed (default 5, docs/sources.md). */
   maxRedirects?: number;
   /** Attempts for retryable GET/HEAD failures, including the first (default 3). */
   maxAttempts?: number;
@@ -33,7 +33,7 @@ export interface ClientOptions {
   backoffBaseMs?: number;
   /** A Retry-After above this (ms, default 30000) is not waited for: the response is returned as is. */
   maxRetryAfterMs?: number;
-  /** Requests in flight per host (default 2, external-apis.md §4.2). */
+  /** Requests in flight per host (default 2, docs/sources.md). */
   perHostConcurrency?: number;
   /** Minimum spacing between request starts to one host for pages, ms (default 200). */
   perHostDelayMs?: number;
@@ -56,8 +56,20 @@ export interface ClientOptions {
   onOutcome?: (host: string, outcome: string) => void;
 }
 
+/** The configuration the outbound client reads. */
+export type OutboundConfig = Pick<
+  Config,
+  | 'userAgentContact'
+  | 'outboundHostMap'
+  | 'outboundHeadersTimeoutMs'
+  | 'outboundTimeoutCapMs'
+  | 'outboundHostConcurrency'
+  | 'outboundApiGapMs'
+  | 'outboundHostGapsMs'
+>;
+
 export function clientOptionsFromConfig(
-  config: Config,
+  config: OutboundConfig,
   onOutcome?: (host: string, outcome: string) => void,
 ): ClientOptions {
   return {
@@ -70,4 +82,22 @@ export function clientOptionsFromConfig(
     hostGapsMs: config.outboundHostGapsMs,
     onOutcome,
   };
+}
+
+/**
+ * Options of a client for an endpoint the operator configures (a language model, an embeddings server), not one a
+ * user supplies, and often a local server (Ollama on 127.0.0.1): unless OUTBOUND_HOST_MAP already routes its host,
+ * that one host is host-mapped to its own origin. Page fetches never use such a client, so pages still cannot reach
+ * loopback.
+ */
+export function endpointClientOptions(
+  config: OutboundConfig,
+  baseUrl: string,
+  onOutcome?: (host: string, outcome: string) => void,
+): ClientOptions {
+  const options = clientOptionsFromConfig(config, onOutcome);
+  const url = new URL(baseUrl);
+  const host = url.hostname.toLowerCase();
+  if (host in config.outboundHostMap) return options;
+  return { ...options, hostMap: { ...config.outboundHostMap, [host]: url.origin } };
 }

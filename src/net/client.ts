@@ -1,5 +1,5 @@
 /**
- * The guarded outbound HTTP client (external-apis.md §4, §5). Every outbound request of the service goes
+ * The guarded outbound HTTP client (docs/sources.md). Every outbound request of the service goes
  * through `OutboundClient.request`: scheme/port/address policy, connect-time DNS checks (guard.ts), redirects
  * re-vetted hop by hop, robots.txt for pages, per-host politeness, retries of idempotent requests on 429/5xx
  * honouring Retry-After, timeouts and a decompressed size cap.
@@ -12,7 +12,7 @@ import { HostLimiter } from './limiter.js';
 import { RobotsCache } from './robots.js';
 import { type HttpClient, OutboundError, type OutboundRequest, type OutboundResponse } from './types.js';
 
-export { type ClientOptions, clientOptionsFromConfig } from './client-options.js';
+export { type ClientOptions, clientOptionsFromConfig, endpointClientOptions } from './client-options.js';
 
 export const BOT_NAME = 'FrontlineBot';
 const BOT_VERSION = '0.1';

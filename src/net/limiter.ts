@@ -1,6 +1,6 @@
 /**
  * Per-host politeness: at most `concurrency` requests in flight to one host, and at least `delayMs` between
- * the starts of two requests to it. Both come from external-apis.md §4.2 (1–2 concurrent, a delay between
+ * the starts of two requests to it. Both come from docs/sources.md (1–2 concurrent, a delay between
  * requests). Time is injected so tests never wait on a wall clock.
  */
 export interface HostLimiterOptions {

@@ -1,5 +1,5 @@
 /**
- * robots.txt per origin, cached (RFC 9309 as summarised in external-apis.md §4.2): 2xx → obey; 4xx → everything
+ * robots.txt per origin, cached (RFC 9309 as summarised in docs/sources.md): 2xx → obey; 4xx → everything
  * allowed; 5xx or a network failure → everything disallowed, cached briefly so a flaky site is retried soon.
  */
 import robotsParserModule from 'robots-parser';

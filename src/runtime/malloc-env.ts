@@ -1,7 +1,7 @@
 /**
  * The glibc malloc settings a Frontline process should start with. glibc reads them from the environment when
  * the process starts, so the process cannot apply them to itself: `npm start`, the Docker image and the bench
- * set them (test/malloc-env.test.ts keeps those in step with this list), and `serve` logs which are missing.
+ * set them (test/fleet/malloc-env.test.ts keeps those in step with this list), and `serve` logs which are missing.
  *
  * - MALLOC_ARENA_MAX=2: without it every thread that allocates (V8's compiler and GC helpers, libuv's pool)
  *   gets its own 64 MB-aligned arena, and freed memory stays in them: ~100 MB of the service's RSS was in such

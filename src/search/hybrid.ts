@@ -1,4 +1,4 @@
-import { type CatalogIndex, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-index.js';
+import { type CatalogReplica, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-replica.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { rawTokens, readLexicon } from './embedders/static.js';
@@ -30,7 +30,7 @@ import type { Hit, TopK } from './vectors/vector-index.js';
  * written with websearch operators get keyword semantics only, from PostgreSQL (see usesOperators).
  *
  * Job search runs in memory, from the index the change feed keeps current: the keyword lists from its inverted
- * index (keyword-index.ts), the semantic ones from one vector scan. Company search keeps PostgreSQL full text
+ * index (keyword-index/keyword-index.ts), the semantic ones from one vector scan. Company search keeps PostgreSQL full text
  * for its all-words and any-word lists (it covers descriptions and research summaries, ~5,000 rows); company
  * names (misspellings, exact names) are matched in memory.
  */
@@ -38,7 +38,7 @@ export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
 export interface HybridSearchOptions {
   db: Db;
-  index: CatalogIndex;
+  index: CatalogReplica;
   embedder: Embedder;
   /** RRF constant (default 60). */
   rrfK?: number;
@@ -73,7 +73,7 @@ const QUERY_CACHE_SIZE = 512;
 const SHORTLIST_CACHE_SIZE = 8_192;
 
 interface Shortlist {
-  /** CatalogIndex.generation it was computed at: any change applied since makes it stale. */
+  /** CatalogReplica.generation it was computed at: any change applied since makes it stale. */
   generation: number;
   /** The jobs' slots in the index's vectors (VectorIndex.slotOf): stable while the generation is. */
   slots: Int32Array;

@@ -1,4 +1,4 @@
-import type { JobAttrs } from '../catalog/replica/catalog-index.js';
+import type { JobAttrs } from '../catalog/replica/catalog-replica.js';
 import { NO_MASKS, type RowMasks } from '../catalog/replica/job-columns.js';
 import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
@@ -18,7 +18,7 @@ import type { NameMatch } from './query/trigram.js';
 export interface JobQueryPlan {
   /** The query as typed. */
   query: string;
-  /** The query with misspelled words corrected (spelling.ts); the embedding and role words read this. */
+  /** The query with misspelled words corrected (query/spelling.ts); the embedding and role words read this. */
   text: string;
   corrections: Correction[];
   /** Active companies whose name is word-similar to the query, best first (at most 5). */
@@ -134,7 +134,7 @@ export interface BoostHints {
   roles: ReadonlySet<string>;
   atPlace?: (a: JobAttrs) => boolean;
   intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
-  /** The query's units (query-terms.ts), without its places and its company. */
+  /** The query's units (query/query-terms.ts), without its places and its company. */
   units?: readonly QueryUnit[];
 }
 

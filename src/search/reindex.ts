@@ -1,8 +1,8 @@
 import cliProgress from 'cli-progress';
-import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
+import { createEmbedder, type EmbedderConfig } from './embedders/index.js';
 import type { Progress } from './indexer.js';
-import { createSearchParts } from './service.js';
+import { EmbeddingIndexer } from './indexer.js';
 
 export interface ReindexResult {
   model: string;
@@ -17,13 +17,14 @@ export interface ReindexResult {
  */
 export async function runReindex(
   db: Db,
-  config: Pick<Config, 'embeddings' | 'dataDir'>,
+  config: EmbedderConfig,
   out: (line: string) => void,
   tty = process.stderr.isTTY === true,
 ): Promise<ReindexResult> {
-  const parts = createSearchParts({ db, config, now: Date.now });
+  const embedder = createEmbedder(config);
+  const indexer = new EmbeddingIndexer(db, embedder, Date.now);
   const started = performance.now();
-  out(`embedding model ${parts.embedder.id}`);
+  out(`embedding model ${embedder.id}`);
   const bar = tty
     ? new cliProgress.SingleBar(
         { format: '{kind} [{bar}] {value}/{total} {percentage}% | {rate}/s | eta {eta}s', hideCursor: true },
@@ -46,11 +47,10 @@ export async function runReindex(
     else if (p.done === p.total) out(`${LABEL[p.kind]}: ${p.done} embedded (${rate}/s)`);
   };
   try {
-    const embedded = await parts.indexer.catchUp(onProgress);
-    return { model: parts.embedder.id, embedded, ms: performance.now() - started };
+    const embedded = await indexer.catchUp(onProgress);
+    return { model: embedder.id, embedded, ms: performance.now() - started };
   } finally {
     bar?.stop();
-    await parts.stop();
   }
 }
 

@@ -1,15 +1,14 @@
-import { CatalogIndex } from '../catalog/replica/catalog-index.js';
-import type { Config } from '../config.js';
+import type { CatalogReplica } from '../catalog/replica/catalog-replica.js';
 import type { Db } from '../db/port.js';
 import type { SearchGate } from './admission.js';
-import { createEmbedder } from './embedders/index.js';
 import type { Embedder } from './embedders/types.js';
 import { HybridSearch } from './hybrid.js';
 import { EmbeddingIndexer } from './indexer.js';
 
 /**
- * Builds the search side: embedder, in-process vector index, hybrid service, embedding writer and the
- * background catch-up that keeps every active row embedded with the current model.
+ * Builds the search side over the embedder and the catalog replica its caller made (the composition root,
+ * src/deps.ts): the hybrid service, the embedding writer and the background catch-up that keeps every active row
+ * embedded with the current model.
  */
 
 export interface SearchLogger {
@@ -18,13 +17,13 @@ export interface SearchLogger {
 
 export interface SearchParts {
   embedder: Embedder;
-  index: CatalogIndex;
+  replica: CatalogReplica;
   search: HybridSearch;
   indexer: EmbeddingIndexer;
   /** Starts the background catch-up (workers and the all-in-one role; not API-only processes). */
   startCatchUp(intervalMs?: number): void;
   /**
-   * Loads the in-process index, then the embedder's local data, in the background (API processes, once
+   * Loads the catalog replica, then the embedder's local data, in the background (API processes, once
    * listening), so the first search does not pay for them. Searches before it finishes wait for the same load.
    * Resolves when both are done or have failed (failures are logged, and the next search tries again).
    */
@@ -36,12 +35,11 @@ export interface SearchParts {
 
 export interface SearchPartsOptions {
   db: Db;
-  config: Pick<Config, 'embeddings' | 'dataDir'> & Partial<Pick<Config, 'searchScanThreadRows'>>;
   now: () => number;
-  embedder?: Embedder;
+  embedder: Embedder;
+  /** The replica search ranks from, built for `embedder`'s model; its owner closes it. */
+  replica: CatalogReplica;
   logger?: SearchLogger;
-  /** Where the index snapshot lives; only for a database this process owns (the embedded one). */
-  snapshotPath?: string;
   /** The admission gate each ranking passes (HybridSearchOptions.admit); none: rankings run at once. */
   gate?: SearchGate;
 }
@@ -50,7 +48,7 @@ export interface SearchPartsOptions {
 export const CATCH_UP_INTERVAL_MS = 60_000;
 
 export function createSearchParts(opts: SearchPartsOptions): SearchParts {
-  const embedder = opts.embedder ?? createEmbedder(opts.config);
+  const { embedder, replica } = opts;
   const indexer = new EmbeddingIndexer(opts.db, embedder, opts.now);
   const warn = (err: unknown, msg: string) => opts.logger?.warn({ err }, msg);
   let running = false;
@@ -62,16 +60,9 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       .catch((err: unknown) => warn(err, 'embedding catch-up failed; retried later'));
     return pending;
   };
-  const index = new CatalogIndex(opts.db, {
-    model: embedder.id,
-    now: opts.now,
-    ...(opts.snapshotPath ? { snapshotPath: opts.snapshotPath } : {}),
-    scanThreadRows: opts.config.searchScanThreadRows ?? 0,
-    onError: warn,
-  });
   const search = new HybridSearch({
     db: opts.db,
-    index,
+    index: replica,
     embedder,
     onSemanticError: (err) => warn(err, 'query embedding failed; answering from keyword search only'),
     ...(opts.gate ? { admit: opts.gate.run.bind(opts.gate) } : {}),
@@ -79,7 +70,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
   let timer: NodeJS.Timeout | undefined;
   return {
     embedder,
-    index,
+    replica,
     search,
     indexer,
     startCatchUp(intervalMs = CATCH_UP_INTERVAL_MS) {
@@ -93,9 +84,9 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     },
     warm() {
       return (
-        index
+        replica
           .refresh()
-          .catch((err: unknown) => warn(err, 'search index load failed; retried by the next search'))
+          .catch((err: unknown) => warn(err, 'catalog replica load failed; retried by the next search'))
           // Then the word vectors (~0.3 s; built once per data directory first), which the first search would
           // otherwise wait for.
           .then(() => embedder.prepare?.())
@@ -111,8 +102,6 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       running = false;
       if (timer) clearInterval(timer);
       await pending;
-      // The next start reads this instead of bulk-loading every vector from the database.
-      index.close();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { HttpClient, OutboundRequest } from '../net/types.js';
 import { OutboundError } from '../net/types.js';
 import { type Provider, SourceError } from './types.js';
 
-/** Board tokens end up in URL paths; external-apis.md §5.8: only `[A-Za-z0-9_.%-]` (plus space for Ashby names). */
+/** Board tokens end up in URL paths; docs/sources.md: only `[A-Za-z0-9_.%-]` (plus space for Ashby names). */
 export function boardSegment(provider: Provider, token: string): string {
   if (!/^[A-Za-z0-9_.% -]{1,200}$/.test(token) || token === '.' || token === '..') {
     throw new SourceError('http_error', provider, `Invalid board token ${JSON.stringify(token)}`, false);

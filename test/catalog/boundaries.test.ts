@@ -76,6 +76,15 @@ describe('catalog boundaries', () => {
     expect(found).toEqual([]);
   });
 
+  it('src/catalog never imports src/signals (the composition root hands the sample its history)', () => {
+    expect(
+      offenders(
+        (rel) => rel.startsWith('catalog/'),
+        (t) => t.startsWith('signals/'),
+      ),
+    ).toEqual([]);
+  });
+
   it('the vector store imports nothing of the catalog', () => {
     const found = offenders(
       (rel) => rel.startsWith('search/vectors/'),

@@ -145,6 +145,36 @@ describe('cache hits answered before routing', () => {
     expect(Number(full.headers['x-ratelimit-remaining'])).toBe((remaining[1] as number) - 1);
   });
 
+  it('answers a cached read with the headers of an uncached one, in every tier and encoding', async () => {
+    const tiers: [string, Record<string, string>][] = [
+      ['anonymous', {}],
+      ['token', { authorization: `Bearer ${t.token}` }],
+    ];
+    // A page size no other test asks for, one per tier and encoding, so that the first request is a miss.
+    let checked = 0;
+    for (const [tier, auth] of tiers) {
+      for (const encoding of [undefined, 'gzip, deflate, br']) {
+        for (const resource of ['jobs', 'companies']) {
+          const url = `/api/v1/${resource}?limit=${11 + Math.floor(checked / 2)}`;
+          const headers = { ...auth, ...(encoding ? { 'accept-encoding': encoding } : {}) };
+          const miss = await get(url, { headers });
+          const hit = await get(url, { headers });
+          expect([miss.status, hit.status, miss.headers['x-cache'], hit.headers['x-cache']]).toEqual([
+            200,
+            200,
+            'miss',
+            'hit',
+          ]);
+          expect(hit.headers['x-api-tier']).toBe(tier);
+          expect(Object.keys(hit.headers).sort()).toEqual(Object.keys(miss.headers).sort());
+          expect(stableHeaders(hit.headers)).toEqual(stableHeaders(miss.headers));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(8);
+  });
+
   it('keeps a caller’s well-formed X-Request-Id, as the full pipeline does', async () => {
     const url = '/api/v1/jobs?limit=6';
     await get(url);

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { CellCounter, CellHistogram } from '../../src/http/metric-cells.js';
+import { CellCounter, CellHistogram } from '../../src/metric-cells.js';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
 const labelNames = ['route', 'status'] as const;

@@ -3,7 +3,7 @@ import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**
- * The spec's policies (catalog-api.md sections 3, 6, 8), stated here as literal values rather than read from the
+ * The spec's policies (spec sections 3, 6, 8; docs/api.md), stated here as literal values rather than read from the
  * source, so a changed default fails a test: the tiers' rate limits and window, the page caps and default page
  * sizes, the result windows, and the seven client-facing categories. The app runs with the configuration's
  * default rate limits, on this file's database (PGlite by default, PostgreSQL with TEST_DATABASE_URL).
@@ -56,7 +56,7 @@ beforeAll(async () => {
     })),
     clock.now(),
   );
-  await t.deps.searchParts.index.refresh();
+  await t.deps.searchParts.replica.refresh();
 });
 afterAll(async () => t?.close());
 

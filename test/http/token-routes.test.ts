@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /**
- * The spec's access rules (catalog-api.md section 7) over every token-only route, in one table: anonymous ->
+ * The spec's access rules (spec section 7; docs/api.md) over every token-only route, in one table: anonymous ->
  * 401 UNAUTHORIZED, a presented token that is not valid -> 403 FORBIDDEN (never downgraded to anonymous), a valid
  * token -> neither. The routes are listed literally here and must match the operations the OpenAPI document
  * declares as bearer-only, so a route that gains or loses its token requirement fails this file.

@@ -4,8 +4,8 @@ import { companySite, type Fixture, generatePostings, hostMapEnv, startFixture }
 
 /**
  * SmartRecruiters pays one detail request per posting. Re-scrapes read details only for new or changed postings,
- * plus a daily share of the rest so that every posting's description is re-read once a week (external-apis.md
- * §1.5: "fetch details only for new or changed postings"). End to end: onboarding, then the freshness scheduler.
+ * plus a daily share of the rest so that every posting's description is re-read once a week (SmartRecruiters'
+ * advice: "fetch details only for new or changed postings"). End to end: onboarding, then the freshness scheduler.
  */
 
 const DAY = 86_400_000;

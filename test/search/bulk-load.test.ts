@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CatalogIndex, tsvRows } from '../../src/catalog/replica/catalog-index.js';
+import { CatalogReplica, tsvRows } from '../../src/catalog/replica/catalog-replica.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR } from './support.js';
 
@@ -37,12 +37,12 @@ it('loads titles, places and URLs exactly as stored, escapes and non-ASCII chara
   ]);
   try {
     // No snapshot: the load reads every job through the bulk chunks.
-    const index = new CatalogIndex(t.deps.db, { model: t.deps.searchParts.embedder.id });
+    const index = new CatalogReplica(t.deps.db, { model: t.deps.searchParts.embedder.id });
     await index.refresh();
     expect(index.loadedFrom).toBe('database');
     const got = index.jobs.attributes(job!.id)!;
     expect({ title: got.title, place: got.place, url: got.url }).toEqual({ title, place: location, url });
-    expect(index.jobs.size).toBe(t.deps.searchParts.index.jobs.size);
+    expect(index.jobs.size).toBe(t.deps.searchParts.replica.jobs.size);
     index.close();
   } finally {
     await t.deps.db.query('UPDATE jobs SET title = $2, location = $3, url = $4 WHERE id = $1', [

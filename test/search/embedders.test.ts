@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
+import { createOutboundClient, endpointClientOptions } from '../../src/net/client.js';
 import { createEmbedder } from '../../src/search/embedders/index.js';
 import { EmbeddingError, OpenAiEmbedder } from '../../src/search/embedders/openai.js';
 import { StaticEmbedder, staticModelId } from '../../src/search/embedders/static.js';
@@ -171,10 +173,7 @@ describe('static embedder (wink-sg-100d + lexicon)', () => {
   });
 
   it('is what EMBEDDINGS=static selects (loaded lazily from <DATA_DIR>/cache)', async () => {
-    const lazy = createEmbedder({
-      dataDir: join(SEARCH_TEST_CACHE_DIR, '..'),
-      embeddings: { provider: 'static', baseUrl: undefined, model: undefined, apiKey: undefined },
-    });
+    const lazy = createEmbedder(parseConfig({ DATA_DIR: join(SEARCH_TEST_CACHE_DIR, '..') }));
     expect(lazy.id).toBe(e.id);
     expect(Array.from((await lazy.embed(['SA']))[0]!)).toEqual(Array.from(e.embedOne('SA')));
   });
@@ -187,10 +186,28 @@ describe('OpenAI-compatible embedder', () => {
   });
   afterAll(() => fake.close());
   const instant = async () => {};
+  /** The guarded client createEmbedder gives an operator's endpoint, without waits between requests. */
+  const http = (baseUrl: string) =>
+    createOutboundClient({ ...endpointClientOptions(parseConfig({}), baseUrl), sleep: instant });
+
+  it('is what EMBEDDINGS=openai selects, through the guarded client to a local endpoint', async () => {
+    fake.requests.length = 0;
+    const outcomes: string[] = [];
+    const config = parseConfig({
+      EMBEDDINGS: 'openai',
+      EMBEDDINGS_BASE_URL: fake.url,
+      EMBEDDINGS_MODEL: 'm',
+    });
+    const e = createEmbedder(config, undefined, (host, outcome) => outcomes.push(`${host} ${outcome}`));
+    expect(await e.embed(['x'])).toHaveLength(1);
+    expect(fake.requests[0]!.userAgent).toMatch(/^FrontlineBot\//);
+    expect(outcomes).toEqual(['127.0.0.1 ok']);
+  });
 
   it('batches inputs, sends the key, sorts by index, normalises and learns the dimension', async () => {
     fake.requests.length = 0;
     const e = new OpenAiEmbedder({
+      http: http(fake.url),
       baseUrl: fake.url,
       model: 'nomic-embed',
       apiKey: 'sk-test',
@@ -214,7 +231,12 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   it('accepts a base URL that already ends in /v1', async () => {
-    const e = new OpenAiEmbedder({ baseUrl: `${fake.url}/v1/`, model: 'm', sleep: instant });
+    const e = new OpenAiEmbedder({
+      http: http(fake.url),
+      baseUrl: `${fake.url}/v1/`,
+      model: 'm',
+      sleep: instant,
+    });
     expect(await e.embed(['x'])).toHaveLength(1);
   });
 
@@ -223,6 +245,7 @@ describe('OpenAI-compatible embedder', () => {
     fake.failures.push(429, 503);
     const waits: number[] = [];
     const e = new OpenAiEmbedder({
+      http: http(fake.url),
       baseUrl: fake.url,
       model: 'm',
       backoffMs: 100,
@@ -237,18 +260,30 @@ describe('OpenAI-compatible embedder', () => {
 
   it('gives up after maxAttempts, and never retries other 4xx', async () => {
     fake.failures.push(500, 500, 500);
-    const e = new OpenAiEmbedder({ baseUrl: fake.url, model: 'm', maxAttempts: 3, sleep: instant });
+    const e = new OpenAiEmbedder({
+      http: http(fake.url),
+      baseUrl: fake.url,
+      model: 'm',
+      maxAttempts: 3,
+      sleep: instant,
+    });
     await expect(e.embed(['x'])).rejects.toThrow(/500/);
     fake.requests.length = 0;
     fake.failures.push(401);
     await expect(e.embed(['x'])).rejects.toMatchObject({ retryable: false });
     expect(fake.requests).toHaveLength(1);
-    const missing = new OpenAiEmbedder({ baseUrl: `${fake.url}/nope`, model: 'm', sleep: instant });
+    const missing = new OpenAiEmbedder({
+      http: http(fake.url),
+      baseUrl: `${fake.url}/nope`,
+      model: 'm',
+      sleep: instant,
+    });
     await expect(missing.embed(['x'])).rejects.toBeInstanceOf(EmbeddingError);
   });
 
   it('retries a refused connection and reports it', async () => {
     const e = new OpenAiEmbedder({
+      http: http('http://127.0.0.1:1'),
       baseUrl: 'http://127.0.0.1:1',
       model: 'm',
       maxAttempts: 2,

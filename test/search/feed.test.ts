@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CatalogIndex, type CatalogIndexOptions } from '../../src/catalog/replica/catalog-index.js';
+import { CatalogReplica, type CatalogReplicaOptions } from '../../src/catalog/replica/catalog-replica.js';
 import type { Db } from '../../src/db/port.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { serverUrl } from '../support/db.js';
@@ -44,7 +44,7 @@ it.skipIf(!serverUrl())(
   async () => {
     const clock = new TestClock();
     const { db, rows, byId } = counting(t.deps.db);
-    const index = new CatalogIndex(db, {
+    const index = new CatalogReplica(db, {
       model: t.deps.searchParts.embedder.id,
       now: clock.now,
       lagMs: 10_000,
@@ -123,7 +123,7 @@ function holding(marker: string): { db: Db; reached: Promise<void>; release: () 
 it('does not let a caller share a round that began before its write committed', async () => {
   // The round's last statement (tombstones) is held.
   const hold = holding('FROM search_tombstones WHERE seq');
-  const index = new CatalogIndex(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  const index = new CatalogReplica(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
   await index.refresh();
   const [first, second] = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs WHERE active LIMIT 2');
   await t.deps.db.query(`UPDATE jobs SET location = 'Round One' WHERE id = $1`, [first!.id]);
@@ -141,7 +141,7 @@ it('does not let a caller share a round that began before its write committed', 
 it('does not skip a write that commits between the statements of one round', async () => {
   // The round is held before its job statement; its company statement has run.
   const hold = holding('FROM job_embeddings WHERE search_seq');
-  const index = new CatalogIndex(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  const index = new CatalogReplica(hold.db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
   await index.refresh();
   const [job] = await t.deps.db.query<{ id: string; company_id: string }>(
     'SELECT id, company_id FROM jobs WHERE active LIMIT 1',
@@ -166,7 +166,7 @@ it('does not skip a write that commits between the statements of one round', asy
 
 it('runs no statement while no write went through the embedded database, and reads the next write', async () => {
   const { db, rows } = counting(t.deps.db);
-  const index = new CatalogIndex(db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
+  const index = new CatalogReplica(db, { model: t.deps.searchParts.embedder.id, lagMs: 0 });
   await index.refresh();
   await index.refresh();
   const before = rows.length;
@@ -187,7 +187,7 @@ it.skipIf(!serverUrl())(
     await t.deps.db.query(
       `INSERT INTO search_tombstones (kind, id) VALUES ('truncate', '00000000-0000-0000-0000-000000000000')`,
     );
-    const index = new CatalogIndex(t.deps.db, {
+    const index = new CatalogReplica(t.deps.db, {
       model: t.deps.searchParts.embedder.id,
       now: clock.now,
       lagMs: 10_000,
@@ -294,7 +294,7 @@ it.skipIf(!serverUrl())('runs a chunk whose version read failed in the next roun
     onError: (_err, msg) => errors.push(msg),
   });
   await rereadWhole(index);
-  expect(errors).toEqual(['search index re-read failed']);
+  expect(errors).toEqual(['catalog replica re-read failed']);
   // The failed read, then every chunk of the walk: the one that failed was read again, not skipped.
   const active = (
     await t.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE active')
@@ -306,9 +306,9 @@ it.skipIf(!serverUrl())('runs a chunk whose version read failed in the next roun
 async function loadedForReread(
   db: Db,
   clock: TestClock,
-  opts: Partial<CatalogIndexOptions>,
-): Promise<CatalogIndex> {
-  const index = new CatalogIndex(db, {
+  opts: Partial<CatalogReplicaOptions>,
+): Promise<CatalogReplica> {
+  const index = new CatalogReplica(db, {
     model: t.deps.searchParts.embedder.id,
     now: clock.now,
     lagMs: 10_000,
@@ -321,7 +321,7 @@ async function loadedForReread(
 }
 
 /** Starts a due re-read, then lets its rounds run (each a round of its own, between requests) until it is done. */
-async function rereadWhole(index: CatalogIndex): Promise<void> {
+async function rereadWhole(index: CatalogReplica): Promise<void> {
   await index.refresh();
   while (index.rereading) await new Promise((r) => setImmediate(r));
 }

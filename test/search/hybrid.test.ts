@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
-import { companyPredicate } from '../../src/catalog/replica/catalog-index.js';
+import { companyPredicate } from '../../src/catalog/replica/catalog-replica.js';
 import { JobColumns } from '../../src/catalog/replica/job-columns.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
+import { parseConfig } from '../../src/config.js';
+import { createOutboundClient, endpointClientOptions } from '../../src/net/client.js';
 import { OpenAiEmbedder } from '../../src/search/embedders/openai.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
@@ -118,13 +120,13 @@ beforeAll(async () => {
   await t.deps.searchParts.indexer.catchUp();
   semantic = new HybridSearch({
     db,
-    index: t.deps.searchParts.index,
+    index: t.deps.searchParts.replica,
     embedder: t.deps.searchParts.embedder,
     mode: 'semantic',
   });
   keyword = new HybridSearch({
     db,
-    index: t.deps.searchParts.index,
+    index: t.deps.searchParts.replica,
     embedder: t.deps.searchParts.embedder,
     mode: 'keyword',
   });
@@ -187,7 +189,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
     // Keyword rank alone prefers Acme Robotics (its text repeats "acme"); the exact name pins Acme.
     const keywordOnly = await new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.index,
+      index: t.deps.searchParts.replica,
       embedder: t.deps.searchParts.embedder,
       mode: 'keyword',
     }).searchCompanies('acme', {}, 10);
@@ -256,7 +258,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
   });
 
   it('ran the job scans above on the scan thread, with the same answers as on the event loop', async () => {
-    const counts = t.deps.searchParts.index.jobs.scanCounts;
+    const counts = t.deps.searchParts.replica.jobs.scanCounts;
     expect(counts.thread).toBeGreaterThan(5);
     const metrics = await t.get('/metrics');
     expect(metrics.body).toMatch(
@@ -265,7 +267,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
     // The same rankings with every scan on the event loop.
     const here = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.index,
+      index: t.deps.searchParts.replica,
       embedder: t.deps.searchParts.embedder,
       scanThread: false,
     });
@@ -369,7 +371,7 @@ describe('coherence between writes and the in-process index', () => {
     const stages: string[] = [];
     const hybrid = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.index,
+      index: t.deps.searchParts.replica,
       embedder: t.deps.searchParts.embedder,
       onStage: (stage) => stages.push(stage),
     });
@@ -377,10 +379,10 @@ describe('coherence between writes and the in-process index', () => {
     expect(first.length).toBeGreaterThan(1);
     expect(stages).toContain('fuse');
     stages.length = 0;
-    const index = t.deps.searchParts.index;
+    const index = t.deps.searchParts.replica;
     const before = index.generation;
     expect(await hybrid.searchJobs('kubernetes engineer', {}, 100)).toEqual(first);
-    // On PostgreSQL each refresh within 10 s of a write re-reads the recent changes (CatalogIndex lagMs): rows it
+    // On PostgreSQL each refresh within 10 s of a write re-reads the recent changes (CatalogReplica lagMs): rows it
     // already holds unchanged must leave the generation, and so the kept shortlist, alone.
     expect(index.generation).toBe(before);
     expect(stages).toEqual(['refresh']);
@@ -407,7 +409,7 @@ describe('coherence between writes and the in-process index', () => {
     const failures: unknown[] = [];
     const flaky = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.index,
+      index: t.deps.searchParts.replica,
       // The provider is down for the first call only (an outage the next search no longer meets).
       embedder: Object.assign(Object.create(embedder), {
         embed: (texts: readonly string[]) =>
@@ -430,7 +432,11 @@ describe('coherence between writes and the in-process index', () => {
     try {
       const other = new EmbeddingIndexer(
         t.deps.db,
-        new OpenAiEmbedder({ baseUrl: fake.url, model: 'fake-16' }),
+        new OpenAiEmbedder({
+          http: createOutboundClient(endpointClientOptions(parseConfig({}), fake.url)),
+          baseUrl: fake.url,
+          model: 'fake-16',
+        }),
         t.clock.now,
         50,
       );
@@ -455,8 +461,8 @@ describe('coherence between writes and the in-process index', () => {
   });
 
   it('filters mean the same in memory as in SQL (catalog/filters.ts)', async () => {
-    await t.deps.searchParts.index.refresh();
-    const index = t.deps.searchParts.index;
+    await t.deps.searchParts.replica.refresh();
+    const index = t.deps.searchParts.replica;
     const jobCases: JobFilters[] = [
       {},
       { companySlug: co.lisbon!.slug },

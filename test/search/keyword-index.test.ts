@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompanyAttrs, JobAttrs } from '../../src/catalog/replica/catalog-index.js';
+import type { CompanyAttrs, JobAttrs } from '../../src/catalog/replica/catalog-replica.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/port.js';
 import { tsQueryParts } from '../../src/search/keyword.js';

@@ -14,7 +14,12 @@ export const SEARCH_TEST_CACHE_DIR = join(SEARCH_TEST_DATA_DIR, 'cache');
 export interface FakeEmbeddings {
   url: string;
   /** Every request body received, in order. */
-  requests: { model: string; input: string[]; authorization: string | undefined }[];
+  requests: {
+    model: string;
+    input: string[];
+    authorization: string | undefined;
+    userAgent: string | undefined;
+  }[];
   /** Statuses to answer instead of embedding, consumed one per request (e.g. [429, 500]). */
   failures: number[];
   close(): Promise<void>;
@@ -27,7 +32,7 @@ async function body(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * An OpenAI-compatible /v1/embeddings server (external-apis.md §3.2): deterministic vectors per text (hash ->
+ * An OpenAI-compatible /v1/embeddings server (the OpenAI API reference): deterministic vectors per text (hash ->
  * seeded PRNG -> normalised) of a fixed dimension, 400 for an empty string, items returned in reverse order
  * with their `index` so clients must sort.
  */
@@ -42,7 +47,12 @@ export async function startFakeEmbeddings(dims = 8): Promise<FakeEmbeddings> {
       }
       const parsed = JSON.parse(text) as { model: string; input: string | string[] };
       const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
-      state.requests.push({ model: parsed.model, input, authorization: req.headers.authorization });
+      state.requests.push({
+        model: parsed.model,
+        input,
+        authorization: req.headers.authorization,
+        userAgent: req.headers['user-agent'],
+      });
       const failure = state.failures.shift();
       if (failure !== undefined) {
         res.writeHead(failure, { 'content-type': 'application/json', 'retry-after': '0' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleCatalog } from '../../src/catalog/sample.js';
 import { migrate } from '../../src/db/migrate.js';
+import { loadSampleHistory } from '../../src/signals/sample-history.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { freshDatabase } from '../support/db.js';
 
@@ -61,7 +62,7 @@ describe('sample hiring history', () => {
     const other = await freshDatabase();
     try {
       await migrate(other.db);
-      await loadSampleCatalog(other.db, clock.now());
+      await loadSampleCatalog(other.db, clock.now(), loadSampleHistory);
       const sql =
         'SELECT day::text, role_category, initial, opened, reopened, closed, net FROM hiring_daily_all ORDER BY 1, 2';
       expect(await other.db.query(sql)).toEqual(await t.deps.db.query(sql));

@@ -80,7 +80,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // the test begins so a write it did not make cannot land between two of its requests.
   await deps.searchParts.indexer.resume();
   // As a server does once listening (searchParts.warm): listings and searches then read the in-process replica.
-  await deps.searchParts.index.refresh();
+  await deps.searchParts.replica.refresh();
   const minted = await deps.tokens.create('test');
   const request: TestApp['request'] = ({ token, ...rest }) => {
     const headers = { ...(rest.headers ?? {}) } as Record<string, string>;

@@ -1,5 +1,5 @@
 /**
- * What each vendor leaves out unless the request asks for it (external-apis.md §1), applied by the fake ATS to
+ * What each vendor leaves out unless the request asks for it (docs/sources.md), applied by the fake ATS to
  * every board it serves, recorded fixtures included: an adapter that stops sending the flag gets the smaller
  * answer the real vendor would send, and the tests that read descriptions or pay see it.
  *  - Greenhouse: `content`, `departments` and `offices` only with `content=true`.

@@ -1,6 +1,6 @@
 /**
  * Wire-format renderers of the fake ATS server: turn vendor-neutral `FakePosting`s into each vendor's JSON as
- * documented in external-apis.md §1 (field names, nesting, escaping and date formats included).
+ * documented in docs/sources.md (field names, nesting, escaping and date formats included).
  */
 
 export interface FakePosting {

@@ -67,7 +67,7 @@ const HOSTS: Partial<Record<Provider, string>> = {
 const WORKABLE_V3_PAGE = 10;
 const SR_MAX_LIMIT = 100;
 
-/** EU API hosts answer like the global ones (external-apis.md §1.1, §1.2). */
+/** EU API hosts answer like the global ones (docs/sources.md). */
 const EU_HOSTS: Record<string, Provider> = {
   'boards-api.eu.greenhouse.io': 'greenhouse',
   'api.eu.lever.co': 'lever',

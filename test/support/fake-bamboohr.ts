@@ -1,5 +1,5 @@
 /**
- * Fake BambooHR careers sites on `{company}.bamboohr.com` (external-apis.md §1.8 and public clients' recorded
+ * Fake BambooHR careers sites on `{company}.bamboohr.com` (docs/sources.md and public clients' recorded
  * responses; see docs/sources.md): `GET /careers/list` answers `{meta: {totalCount}, result: [...]}` without
  * descriptions, `GET /careers/{id}/detail` answers `{meta, result: {jobOpening}}`. An unknown company is redirected
  * to www.bamboohr.com, as the vendor does.

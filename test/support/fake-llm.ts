@@ -1,5 +1,5 @@
 /**
- * A fake OpenAI-compatible chat-completions server (external-apis.md §3.1) on 127.0.0.1 port 0. Each request
+ * A fake OpenAI-compatible chat-completions server (the OpenAI API reference) on 127.0.0.1 port 0. Each request
  * is answered by `reply`, which gets the parsed request body; requests are recorded for assertions.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /**
- * A fake Parallel Task API (external-apis.md §2.6) on 127.0.0.1: POST /v1/tasks/runs answers 202 with a queued
+ * A fake Parallel Task API (the Parallel Task API reference) on 127.0.0.1: POST /v1/tasks/runs answers 202 with a queued
  * TaskRun; every status or result call moves a run one state on (queued -> running -> completed, or failed);
  * /result holds up to `timeout` seconds (shortened to `holdMs`) and answers 408 while the run is active, 404 once
  * it failed, 200 with {run, output} when done. `failNext` forces statuses (429, 402, 503...) on the next calls.

@@ -1,5 +1,5 @@
 /**
- * Fake Personio XML feeds on `{company}.jobs.personio.de` (external-apis.md §1.7 and public clients' recorded feeds;
+ * Fake Personio XML feeds on `{company}.jobs.personio.de` (docs/sources.md and public clients' recorded feeds;
  * see docs/sources.md): `GET /xml` answers `<workzag-jobs>` with one `<position>` per posting, its description
  * sections as CDATA HTML. An unknown company is redirected to www.personio.de, as the vendor does.
  */

@@ -4,7 +4,7 @@ import type { JobAttrs } from './job-record.js';
 /**
  * The shape of a filter declaration. A filter of GET /jobs or GET /companies is declared once, as one of these
  * descriptors (job-filters.ts, company-filters.ts); the query schemas, the filter types, the SQL WHERE clause,
- * the counts, the replica's masks and predicates and its memo keys are derived from the lists (derive.ts).
+ * the counts, the replica's masks and predicates and its memo keys are derived from the lists (../filters.ts).
  */
 
 /** A validated query string (TypeBox has coerced booleans and checked enums and lengths). */
@@ -55,7 +55,7 @@ export interface FacetNames {
  * How a facetable filter's counts are computed: the rows the other filters select are grouped by `value` (after
  * `join`, which may give a row several values), each group counted, and the group keys shown through `label`.
  * The counts are disjunctive: they are taken with every filter given except this facet's own restriction
- * (`without`), so each count is what the listing would total with this value chosen instead (see facets.ts).
+ * (`without`), so each count is what the listing would total with this value chosen instead (see ../sql/facets.ts).
  * The in-memory replica counts the same groups from its own attributes (`key`, `keys`; see replica/listings/facet-counts.ts).
  */
 export interface FacetDecl<V> {

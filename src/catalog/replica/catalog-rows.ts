@@ -1,4 +1,7 @@
-import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../fields/company-record.js';
+import { COMPANY_RECORD_COLUMNS, type CompanyRecord } from '../fields/company-record.js';
+
+export type { TagRef } from '../fields/company-record.js';
+
 import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../fields/job-record.js';
 
 /**
@@ -6,7 +9,7 @@ import { JOB_RECORD_COLUMNS, type JobAttrs, type JobRecord } from '../fields/job
  * the SQL that reads them, and the listener interface derived structures implement.
  */
 
-export interface CatalogIndexOptions {
+export interface CatalogReplicaOptions {
   /** Embedder identity: only vectors of this model are loaded. */
   model: string;
   now?: () => number;
@@ -27,7 +30,7 @@ export interface CatalogIndexOptions {
   onError?: (err: unknown, msg: string) => void;
   /**
    * From this many job vectors, each job scan's pass over every row runs on a worker thread while the event loop
-   * ranks the keyword lists (scan-thread.ts); 0 or absent: never.
+   * ranks the keyword lists (src/search/vectors/scan-thread.ts); 0 or absent: never.
    */
   scanThreadRows?: number;
 }
@@ -45,51 +48,17 @@ export interface IndexListener {
   cleared?(): void;
 }
 
-export interface CompanyAttrs {
-  name: string;
-  slug: string;
-  category: string;
-  /** "dimension:slug" of every attached tag. */
-  tags: Set<string>;
-  active: boolean;
-  domain: string;
-  oneLiner: string;
-  /** The column the /companies order reads (kept by the writers). */
-  activeJobCount: number;
-  /** lower(name) as the database computes it: the /companies tie-break compares it. */
-  nameKey: string;
-  /** Attached tags as list items show them, in the database's order (lower(value), slug). */
-  tagList: TagRef[];
-  detail: CompanyDetailAttrs;
-}
-
-/** A tag as a company list item shows it. */
-export interface TagRef {
-  dimension: string;
-  value: string;
-  slug: string;
-}
+/** A company as the replica holds it: its declared record and the keys ("dimension:slug") of its tags. */
+export type CompanyAttrs = CompanyRecord & { tags: Set<string> };
 
 /**
- * A job row of the change feed or the bulk load: its record (job-record.ts) and what the index needs besides,
- * with its change-feed version (job-versions.ts).
+ * A job row of the change feed or the bulk load: its record (catalog/fields/job-record.ts) and what the index needs besides,
+ * with its change-feed version (sync/job-versions.ts).
  */
 export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Array | null; seq?: number };
 
-export interface CompanyRow {
-  id: string;
-  name: string;
-  slug: string;
-  category: string;
-  active: boolean;
-  domain: string;
-  one_liner: string;
-  active_job_count: number;
-  name_key: string;
-  tags: TagRef[] | null;
-  detail: CompanyDetailAttrs;
-  vector: Uint8Array | null;
-}
+/** A company as the feed and bulk reads return it. */
+export type CompanyRow = CompanyRecord & { id: string; vector: Uint8Array | null };
 
 /**
  * Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) and, on PGlite, how long one
@@ -109,14 +78,8 @@ export const LAST_SEQ = `SELECT CASE WHEN is_called THEN last_value ELSE 0 END::
  * Companies the replica holds: every published one (an onboarding not yet published is unknown to the public).
  * `embeddings` narrows the embeddings' side of the join (a range of ids the caller also puts on the companies).
  */
-export const companySelect = (
-  embeddings = '',
-) => `SELECT c.id, c.name, c.slug, c.category, c.active, c.domain, c.one_liner,
-    c.active_job_count, lower(c.name) AS name_key, e.vector,
-    (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
-        ORDER BY lower(t.value), t.slug)
-      FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
-    ${COMPANY_DETAIL} AS detail
+export const companySelect = (embeddings = '') => `SELECT c.id, e.vector,
+    ${COMPANY_RECORD_COLUMNS}
   FROM (SELECT * FROM companies WHERE published_at IS NOT NULL) c
   LEFT JOIN company_embeddings e ON e.company_id = c.id AND e.model = $1${embeddings}`;
 
@@ -137,20 +100,4 @@ export function bytesToVector(bytes: Uint8Array): Float32Array {
 
 export function vectorToBytes(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-}
-
-export function sameCompany(a: CompanyAttrs, b: CompanyAttrs): boolean {
-  return (
-    a.name === b.name &&
-    a.slug === b.slug &&
-    a.category === b.category &&
-    a.active === b.active &&
-    a.domain === b.domain &&
-    a.oneLiner === b.oneLiner &&
-    a.activeJobCount === b.activeJobCount &&
-    a.nameKey === b.nameKey &&
-    // Small values, compared whole: a change to any tag or detail field is a change.
-    JSON.stringify(a.tagList) === JSON.stringify(b.tagList) &&
-    JSON.stringify(a.detail) === JSON.stringify(b.detail)
-  );
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import { ScanThread } from '../../search/vectors/scan-thread.js';
 import { type Hit, type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
+import { companyRecordOf, sameCompanyRecord } from '../fields/company-record.js';
 import {
   attrsOf,
   type Intern,
@@ -19,7 +20,7 @@ import type { CompanyFilters, JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
   bytesToVector,
-  type CatalogIndexOptions,
+  type CatalogReplicaOptions,
   type CompanyAttrs,
   type CompanyRow,
   type IndexListener,
@@ -27,7 +28,6 @@ import {
   type JobRow,
   LAST_SEQ,
   LOAD_SLICE_MS,
-  sameCompany,
   type TagRef,
   ZERO_UUID,
 } from './catalog-rows.js';
@@ -37,16 +37,16 @@ import { readSnapshot, writeSnapshot } from './sync/index-snapshot.js';
 /**
  * The rows of the in-process catalog index and how they are kept: jobs and companies with their vectors and
  * attributes, the codes and columns the filters scan, interned strings and tags, the bulk read from the database
- * and the snapshot file. CatalogIndex (catalog-index.ts) adds the change feed that keeps it current.
+ * and the snapshot file. CatalogReplica (catalog-replica.ts) adds the change feed that keeps it current.
  */
 
-/** The store under CatalogIndex: rows, codes, interned values and their bulk reads. */
+/** The store under CatalogReplica: rows, codes, interned values and their bulk reads. */
 export abstract class CatalogStore {
   /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
   readonly jobCodes = new JobCodes();
   protected readonly jobColumns = new JobColumns(this.jobCodes);
   readonly jobs: VectorIndex<JobAttrs>;
-  /** Runs the job scans' kernel on a second core (CatalogIndexOptions.scanThreadRows). */
+  /** Runs the job scans' kernel on a second core (CatalogReplicaOptions.scanThreadRows). */
   protected readonly scans: ScanThread | undefined;
   readonly companies = new VectorIndex<CompanyAttrs>();
   protected readonly slugToCompany = new Map<string, string>();
@@ -62,7 +62,7 @@ export abstract class CatalogStore {
 
   constructor(
     protected readonly db: Db,
-    protected readonly opts: CatalogIndexOptions,
+    protected readonly opts: CatalogReplicaOptions,
   ) {
     const minRows = opts.scanThreadRows ?? 0;
     this.scans =
@@ -117,21 +117,7 @@ export abstract class CatalogStore {
       };
       for (const c of snap.companies) {
         if (due()) await turn();
-        const row: CompanyRow = {
-          id: c.id,
-          name: c.name,
-          slug: c.slug,
-          category: c.category,
-          active: c.active,
-          domain: c.domain,
-          one_liner: c.oneLiner,
-          active_job_count: c.activeJobCount,
-          name_key: c.nameKey,
-          tags: c.tagList,
-          detail: c.detail,
-          vector: null,
-        };
-        this.putCompany(row, c.vector);
+        this.putCompany({ ...companyRecordOf(c), id: c.id, vector: null }, c.vector);
       }
       for await (const j of snap.jobs()) {
         // The index is empty here: no previous attributes to unplace.
@@ -144,7 +130,7 @@ export abstract class CatalogStore {
     } catch (err) {
       this.clearAll();
       rmSync(path, { force: true });
-      this.opts.onError?.(err, 'search index snapshot could not be read; loading from the database');
+      this.opts.onError?.(err, 'catalog replica snapshot could not be read; loading from the database');
       return undefined;
     } finally {
       await snap.close().catch(() => {});
@@ -161,16 +147,7 @@ export abstract class CatalogStore {
     try {
       const companies = [...this.companies.entries()].map(([id, a]) => ({
         id,
-        name: a.name,
-        slug: a.slug,
-        category: a.category,
-        active: a.active,
-        domain: a.domain,
-        oneLiner: a.oneLiner,
-        activeJobCount: a.activeJobCount,
-        nameKey: a.nameKey,
-        tagList: a.tagList,
-        detail: a.detail,
+        ...companyRecordOf(a),
         vector: this.companies.storedOf(id),
       }));
       const jobs = [...this.jobs.entries()].map(([id, a]) => ({
@@ -182,7 +159,7 @@ export abstract class CatalogStore {
       writeSnapshot(path, { model: this.opts.model, dims, seen, companies, jobs });
       return true;
     } catch (err) {
-      this.opts.onError?.(err, 'search index snapshot could not be written');
+      this.opts.onError?.(err, 'catalog replica snapshot could not be written');
       return false;
     }
   }
@@ -249,27 +226,18 @@ export abstract class CatalogStore {
     if (old && old.slug !== r.slug && this.slugToCompany.get(old.slug) === r.id)
       this.slugToCompany.delete(old.slug);
     this.slugToCompany.set(r.slug, r.id);
-    const tagged = (r.tags ?? []).map((t) => this.tag(t));
-    const tagList = tagged.map((t) => t.ref);
+    const tagged = r.tagList.map((t) => this.tag(t));
     const attrs: CompanyAttrs = {
-      name: r.name,
-      slug: r.slug,
-      category: r.category,
+      ...companyRecordOf(r),
+      tagList: tagged.map((t) => t.ref),
       tags: new Set(tagged.map((t) => t.key)),
-      active: r.active,
-      domain: r.domain,
-      oneLiner: r.one_liner,
-      activeJobCount: r.active_job_count,
-      nameKey: r.name_key,
-      tagList,
-      detail: r.detail,
     };
     // As putJob: a re-read within the lag window returns the same rows again, and bumping the generation for
     // them would drop every kept shortlist and cached answer keyed on it.
     if (
       old &&
       (vector === null || vector instanceof Float32Array) &&
-      sameCompany(old, attrs) &&
+      sameCompanyRecord(old, attrs) &&
       this.companies.holds(r.id, vector)
     )
       return;

@@ -91,7 +91,7 @@ export class ReplicaReadModel implements CatalogReadModel {
     return this.sql.stats(now);
   }
 
-  /** Builds the /jobs order once the replica has loaded (the search index load is already under way). */
+  /** Builds the /jobs order once the replica has loaded (the replica load is already under way). */
   warm(): Promise<void> {
     return this.jobs.warm();
   }

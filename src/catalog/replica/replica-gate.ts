@@ -1,7 +1,7 @@
-import type { CatalogIndex } from './catalog-index.js';
+import type { CatalogReplica } from './catalog-replica.js';
 
 /**
- * When the in-process replica (src/catalog/replica/catalog-index.ts) may answer a catalog read. It may once it has loaded
+ * When the in-process replica (src/catalog/replica/catalog-replica.ts) may answer a catalog read. It may once it has loaded
  * and is not reloading, and only after catching up with the change feed whenever the validity token moved (a
  * write committed through this process, or a new catalog_version polled from a shared server): the same rule
  * that keeps the response cache exact. The listings share one gate, so a write costs one catch-up, not one each.
@@ -10,7 +10,7 @@ export class ReplicaGate {
   private freshAt: string | undefined;
 
   constructor(
-    readonly index: CatalogIndex,
+    readonly index: CatalogReplica,
     private readonly validity: () => string,
   ) {}
 

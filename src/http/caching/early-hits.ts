@@ -7,10 +7,10 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { CounterCell } from '../../metric-cells.js';
 import { type RefusalHeaders, refuseConnect } from '../client-error.js';
-import { CORS_HEADERS } from '../cors.js';
+import { addCorsHeadersTo } from '../cors.js';
 import type { Guard } from '../limits/guard.js';
-import type { CounterCell } from '../metric-cells.js';
 import { requestId } from '../request-id.js';
 import type { Series, SeriesOf } from '../request-metrics.js';
 import { SECURITY_HEADERS } from '../security-headers.js';
@@ -96,8 +96,8 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     // A miss is counted by the full pipeline's lookup, not here as well.
     const hit = opts.cache.get(cacheKey('anonymous', url, headers), false);
     if (!hit) return false;
-    const limits = opts.admitAnonymous(ip, hit.page === true);
-    if (!limits) {
+    const admitted = opts.admitAnonymous(ip, hit.page === true);
+    if (!admitted) {
       // Refused: the guard answers the 429 and the copy is not sent, so its buffer goes back to the pool now.
       hit.release?.();
       return false;
@@ -105,13 +105,9 @@ export function earlyHits(opts: EarlyHitsOptions): EarlyHits {
     opts.cacheHits.inc();
 
     const id = requestId(req);
-    const out: OutgoingHttpHeaders = {
-      'x-request-id': id,
-      'x-api-tier': 'anonymous',
-      ...limits,
-      ...CORS_HEADERS,
-      ...SECURITY_HEADERS,
-    };
+    // Each part's own headers: the request id's, the guard's (tier and rate limit), CORS's, the security policy's, the cache's.
+    const out: OutgoingHttpHeaders = { 'x-request-id': id, ...admitted, ...SECURITY_HEADERS };
+    addCorsHeadersTo(out);
     addHitHeaders(out, hit);
     const timed = res as ServerResponse & Timed;
     timed[STARTED] = started;

@@ -8,7 +8,7 @@ import { type MetricsAccess, metricsAccess } from '../metrics-access.js';
 import { type Caller, isPage, type RouteConfig, routeConfig } from '../route-config.js';
 import { type Limiter, type RateLimitHeaders, rateLimiter } from './limiter.js';
 import type { RateDecision, RateLimitStore } from './store.js';
-import type { FailedAuthPolicy, TierTable } from './tiers.js';
+import type { FailedAuthPolicy, Tier, TierTable } from './tiers.js';
 
 export type { RateLimitHeaders } from './limiter.js';
 
@@ -46,12 +46,13 @@ export interface Guard {
   /** The onRequest hook; also run by hand for requests the router rejects before any hook runs (bad URLs). */
   hook: GuardHook;
   /**
-   * Admits an anonymous request answered before routing (see early-hits.ts) and returns its rate-limit headers,
-   * counted as the hook counts them. Undefined when the request is refused, or when the store cannot answer
-   * without I/O: the request then goes through the hook, which refuses it (a refused request is not recorded, so
-   * nothing is counted twice). Undefined from the start (`synchronous` false) means never.
+   * Admits an anonymous request answered before routing (see caching/early-hits.ts) and returns the headers the
+   * hook would have set (its tier and rate limit), counted as the hook counts them. Undefined when the request is
+   * refused, or when the store cannot answer without I/O: the request then goes through the hook, which refuses it
+   * (a refused request is not recorded, so nothing is counted twice). Undefined from the start (`synchronous`
+   * false) means never.
    */
-  admitAnonymous: ((ip: string, page: boolean) => RateLimitHeaders | undefined) | undefined;
+  admitAnonymous: ((ip: string, page: boolean) => GuardHeaders | undefined) | undefined;
   /**
    * Counts `extra` more requests against the budget that admitted this one (a JSON-RPC batch on POST /mcp is as
    * many requests as it has messages). Refused whole with 429 when the window has not room for all of them, before
@@ -65,6 +66,11 @@ export interface Guard {
    */
   parserRefusalHeaders(ip: string): Record<string, string> | Promise<Record<string, string>>;
 }
+
+/** The headers the guard sets on an admitted request: the tier it is served in and its rate limit. */
+export type GuardHeaders = RateLimitHeaders & { [TIER_HEADER]: Tier };
+
+const TIER_HEADER = 'x-api-tier';
 
 /** The bearer secret of an Authorization header: undefined when absent, null when malformed. */
 export function bearerSecret(header: string | undefined): string | null | undefined {
@@ -91,7 +97,7 @@ function refuser(opts: GuardOptions, limiter: Limiter, anonymous: Caller) {
   return (request: FastifyRequest, reply: FastifyReply, message: string, done: (e?: Error) => void): void => {
     request.caller = anonymous;
     // Every answer names the tier it was served in: a refused token is served as anonymous.
-    reply.header('x-api-tier', anonymous.tier);
+    reply.header(TIER_HEADER, anonymous.tier);
     const answer = (d: RateDecision) => {
       if (d.allowed) sendError(reply, new AppError('FORBIDDEN', message));
       else limiter.refuseOver(reply, opts.failedAuth.limitDescription, d);
@@ -112,7 +118,7 @@ function admitter(opts: GuardOptions, limiter: Limiter) {
     done: (err?: Error) => void,
   ): void => {
     request.caller = caller;
-    reply.header('x-api-tier', caller.tier);
+    reply.header(TIER_HEADER, caller.tier);
     if (config.rateLimited === false || isInternal(request)) {
       authorize(reply, config, caller, done);
       return;
@@ -217,6 +223,8 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
     'x-api-tier': anonymous.tier,
     ...limiter.headers(anonymous, d),
   });
+  const admitLimits =
+    opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined;
   return {
     hook: guard,
     charge: charger(limiter),
@@ -229,7 +237,12 @@ export function registerGuard(app: FastifyInstance, opts: GuardOptions): Guard {
         return tierOnly;
       }
     },
+    // An admitted anonymous request answered early carries the headers this hook sets: its tier and its limits.
     admitAnonymous:
-      opts.rateLimits.synchronous === true ? limiter.anonymousAdmitter(anonymous, opts.pages) : undefined,
+      admitLimits &&
+      ((ip, page) => {
+        const limits = admitLimits(ip, page);
+        return limits && { [TIER_HEADER]: anonymous.tier, ...limits };
+      }),
   };
 }

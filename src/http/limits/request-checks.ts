@@ -4,7 +4,7 @@ import { routeConfig } from '../route-config.js';
 
 /**
  * An HTTP/1.1 request must name its Host (RFC 9112 section 3.2). Node's own check answers 400 with no body; the
- * server lets such requests through (early-hits.ts) so this hook answers them in the envelope, with the request id
+ * server lets such requests through (caching/early-hits.ts) so this hook answers them in the envelope, with the request id
  * and CORS headers the hooks before it set. HTTP/1.0 requests may omit it.
  */
 export function registerHostCheck(app: FastifyInstance): void {

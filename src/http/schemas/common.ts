@@ -76,7 +76,7 @@ export const errorResponse = (status: number, detail?: string): TSchema =>
 
 /**
  * Error responses for the statuses a route can produce; 429, 500 and 503 apply to every route. The OpenAPI
- * document adds the statuses every route of a kind shares (see openapi.ts), so a route lists its own.
+ * document adds the statuses every route of a kind shares (see documents/openapi.ts), so a route lists its own.
  */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};

@@ -1,5 +1,5 @@
 /**
- * Finding a company's careers page(s), cheapest first (external-apis.md §4.1): links on the homepage scored by
+ * Finding a company's careers page(s), cheapest first (docs/sources.md): links on the homepage scored by
  * keyword and host, then common paths and careers./jobs. subdomains, then the sitemap.
  */
 

@@ -1,5 +1,5 @@
 /**
- * ATS detection on one fetched page (external-apis.md §1.12): the page's final URL, then <a href>, <iframe src>,
+ * ATS detection on one fetched page (docs/sources.md): the page's final URL, then <a href>, <iframe src>,
  * <script src> and <link href>, then inline scripts and JSON for known API hosts and embed markers. Pure: it only
  * reads HTML; validation against the vendor API happens in discover.ts.
  */

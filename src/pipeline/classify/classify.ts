@@ -1,5 +1,5 @@
 /**
- * Role classification into the catalog's 18 categories (role-taxonomy.md) from a posting's title, its
+ * Role classification into the catalog's 18 categories (docs/sources.md) from a posting's title, its
  * department and, for the few titles that do not say on their own whether the role faces customers, the first
  * lines of its description. Phrase rules (rules.json, applied in the passes its $comment describes) decide first;
  * where they only guess, a learned model (model.ts, trained from the labelled sets) may decide instead. The result

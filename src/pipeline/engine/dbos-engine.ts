@@ -10,6 +10,8 @@ import { unavailable } from '../../errors.js';
 import { dbosLogger, type EngineLogger } from './logger.js';
 import { observed } from './observe.js';
 import { PglitePool } from './pglite-pool.js';
+/** DBOS scopes workflows, queues and schedules by application name in its tables (schema `dbos`). */
+import { loadSdk, type Sdk } from './sdk.js';
 import { migrateSystemDatabase, whileDatabaseAnswers, withoutDbosRetries } from './system-database.js';
 import { WorkerTakeover } from './takeover.js';
 import type {
@@ -24,8 +26,6 @@ import type {
   WorkflowView,
 } from './types.js';
 import { runStateOf, toView } from './view.js';
-
-/** DBOS scopes workflows, queues and schedules by application name in its tables (schema `dbos`). */
 export const APP_NAME = 'frontline';
 export const QUEUE_NAME = 'pipeline';
 const SCHEMA = 'dbos';
@@ -54,17 +54,6 @@ export interface DbosEngineOptions {
    */
   probeEveryMs?: number;
 }
-
-type Sdk = typeof import('@dbos-inc/dbos-sdk');
-let sdkModule: Sdk | undefined;
-/**
- * DBOS and its dependencies take ~0.2 s to import; a server loads them when it launches the engine, after it
- * has started answering catalog reads.
- */
-const loadSdk = async (): Promise<Sdk> => {
-  sdkModule ??= await import('@dbos-inc/dbos-sdk');
-  return sdkModule;
-};
 
 /** DBOS is a process-wide singleton: one launched engine per process. */
 let launchedInProcess = false;
@@ -319,8 +308,9 @@ export class DbosEngine implements WorkflowEngine {
 
   async states(workflowIds: readonly string[]): Promise<Map<string, RunState>> {
     if (workflowIds.length === 0) return new Map();
-    await this.start();
-    const rows = await this.requireClient().listWorkflows({ workflowIDs: [...workflowIds] });
+    const rows = await this.whileReachable((client) =>
+      client.listWorkflows({ workflowIDs: [...workflowIds] }),
+    );
     return new Map(rows.map((row) => [row.workflowID, runStateOf(row)]));
   }
 

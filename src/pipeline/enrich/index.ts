@@ -3,7 +3,7 @@
  * deterministic heuristic enricher, or with the LLM enricher when LLM_BASE_URL is configured.
  */
 import type { Config } from '../../config.js';
-import { clientOptionsFromConfig, createOutboundClient } from '../../net/client.js';
+import { createOutboundClient, endpointClientOptions } from '../../net/client.js';
 import type { HttpClient } from '../../net/types.js';
 import { OutboundError } from '../../net/types.js';
 import { deriveCategory, deriveTags } from './derive.js';
@@ -138,10 +138,9 @@ export class LlmEnricher implements Enricher {
 }
 
 /**
- * The LLM enricher when LLM_BASE_URL and LLM_MODEL are set, else the heuristic one. The model endpoint is
- * operator configuration, not user input, and is often a local server (Ollama on 127.0.0.1): unless
- * OUTBOUND_HOST_MAP already routes its host, model calls go through a dedicated client in which that one host
- * is host-mapped to itself. Page fetches never use that client, so pages still cannot reach loopback.
+ * The LLM enricher when LLM_BASE_URL and LLM_MODEL are set, else the heuristic one. Model calls go through the
+ * shared client when OUTBOUND_HOST_MAP already routes the model's host, else through an endpoint client
+ * (endpointClientOptions in src/net/client-options.ts).
  */
 export function createEnricher(
   config: Config,
@@ -150,13 +149,7 @@ export function createEnricher(
 ): Enricher {
   const { baseUrl, model, apiKey } = config.llm;
   if (!baseUrl || !model) return new HeuristicEnricher();
-  const llmUrl = new URL(baseUrl);
-  const llmClient =
-    llmUrl.hostname.toLowerCase() in config.outboundHostMap
-      ? client
-      : createOutboundClient({
-          ...clientOptionsFromConfig(config),
-          hostMap: { ...config.outboundHostMap, [llmUrl.hostname.toLowerCase()]: llmUrl.origin },
-        });
+  const mapped = new URL(baseUrl).hostname.toLowerCase() in config.outboundHostMap;
+  const llmClient = mapped ? client : createOutboundClient(endpointClientOptions(config, baseUrl));
   return new LlmEnricher(llmClient, { baseUrl, model, apiKey }, onFallback);
 }

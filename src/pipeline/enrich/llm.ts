@@ -1,6 +1,6 @@
 /**
  * Optional LLM enricher (LLM_BASE_URL set): an OpenAI-compatible chat completion constrained by a JSON schema
- * (external-apis.md §3.1, nested `json_schema` form, which Ollama, vLLM, llama.cpp and OpenAI all honour).
+ * (the OpenAI API reference, nested `json_schema` form, which Ollama, vLLM, llama.cpp and OpenAI all honour).
  * The page text is untrusted input and so is the model's answer: the output is schema-checked, enums are
  * intersected with the lexicon's vocabulary, strings are clipped, and any failure falls back to the heuristic
  * facts instead of storing a guess.
@@ -170,7 +170,7 @@ export async function askModel(
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
-        // Local servers ignore the key but OpenAI-compatible clients always send one (external-apis.md §3.1).
+        // Local servers ignore the key but OpenAI-compatible clients always send one (the OpenAI API reference).
         authorization: `Bearer ${opts.apiKey ?? 'none'}`,
       },
     });

@@ -8,8 +8,8 @@ import type { StoredBoard } from '../store/boards.js';
 import type { RefusedUrls } from './posting-urls.js';
 
 /**
- * What workflow steps need from the rest of the service, as plain functions: the composition root
- * (pipeline/index.ts) binds them to the guarded outbound client, the source adapters, the enricher, the role
+ * What workflow steps need from the rest of the service, as plain functions: the pipeline
+ * (workflows/pipeline.ts) binds them to the guarded outbound client, the source adapters, the enricher, the role
  * classifier and the search indexer. Steps never construct these themselves.
  */
 export interface PipelineContext {

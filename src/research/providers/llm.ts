@@ -15,7 +15,7 @@ import {
 import { ownSummary } from './local.js';
 
 /**
- * An OpenAI-compatible chat model (OpenAI, Ollama, vLLM, llama.cpp; external-apis.md §3.1) over evidence the
+ * An OpenAI-compatible chat model (OpenAI, Ollama, vLLM, llama.cpp; the OpenAI API reference) over evidence the
  * service gathered itself: the company's pages and our job data. The model is told to use only that evidence,
  * and its answer is checked against it: people and a founding year that appear nowhere in the evidence are
  * dropped as unsupported.
@@ -122,7 +122,7 @@ export class LlmProvider implements ResearchProvider {
         { role: 'system', content: SYSTEM },
         { role: 'user', content: prompt },
       ],
-      // The nested OpenAI form: llama.cpp ignores the flat one (external-apis.md §3.1).
+      // The nested OpenAI form: llama.cpp ignores the flat one (the OpenAI API reference).
       response_format: {
         type: 'json_schema',
         json_schema: { name: 'company_dossier', strict: true, schema: dossierOutputSchema(true) },

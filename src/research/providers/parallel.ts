@@ -12,7 +12,7 @@ import {
 } from '../types.js';
 
 /**
- * Parallel Task API (external-apis.md §2): create a run (202, queued), then wait on the blocking result endpoint,
+ * Parallel Task API (the Parallel Task API reference): create a run (202, queued), then wait on the blocking result endpoint,
  * calling again on 408 (still running) and on 429/5xx after a backoff, until a deadline sized per processor.
  * The create and the wait are separate workflow steps, so a resumed workflow waits on the run it already paid
  * for instead of creating a second one.
@@ -20,7 +20,7 @@ import {
 
 export const PARALLEL_BASE_URL = 'https://api.parallel.ai';
 
-/** USD per run (pricing.md, 2026-05-02 mirror); -fast variants cost the same. */
+/** USD per run (Parallel's published pricing as of 2026-05-02); -fast variants cost the same. */
 export const PARALLEL_PRICE_USD: Record<Processor, number> = {
   lite: 0.005,
   base: 0.01,

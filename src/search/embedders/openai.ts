@@ -1,15 +1,19 @@
+import { type HttpClient, OutboundError, type OutboundResponse } from '../../net/types.js';
 import { type Embedder, normalize } from './types.js';
 
 /**
  * An OpenAI-compatible `POST {base}/v1/embeddings` client (OpenAI, Ollama, vLLM, llama.cpp, TEI).
  *
- * The endpoint is operator-configured (EMBEDDINGS_BASE_URL), not user-supplied, so plain fetch with a timeout
- * is used rather than the guarded outbound client. Batches are capped at `maxBatch` inputs; 429 and 5xx
+ * Requests go through the guarded outbound client as documented API calls (`kind: 'api'`); the endpoint is
+ * operator-configured (EMBEDDINGS_BASE_URL), so createEmbedder gives it an endpoint client (src/net/client-options.ts)
+ * that may reach a local server. Batches are capped at `maxBatch` inputs; 429 and 5xx
  * answers and network errors are retried with exponential backoff (Retry-After honoured); other 4xx fail at
  * once because repeating them cannot help. The dimension is learned from the first answer and every later
  * vector must match it.
  */
 export interface OpenAiEmbedderOptions {
+  /** The guarded outbound client the requests go through. */
+  http: HttpClient;
   /** Base URL, with or without a trailing `/v1`. */
   baseUrl: string;
   model: string;
@@ -35,6 +39,8 @@ export class EmbeddingError extends Error {
     this.name = 'EmbeddingError';
   }
 }
+
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 interface EmbeddingsResponse {
   data?: { index?: number; embedding?: unknown }[];
@@ -87,31 +93,43 @@ export class OpenAiEmbedder implements Embedder {
   private async request(batch: string[]): Promise<Float32Array[]> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
-    let res: Response;
+    let res: OutboundResponse;
     try {
-      res = await fetch(this.url, {
+      res = await this.opts.http.request(this.url, {
         method: 'POST',
         headers,
         body: JSON.stringify({ model: this.opts.model, input: batch, encoding_format: 'float' }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        kind: 'api',
+        // A batch of 128 vectors of 3,072 floats is ~8 MB of JSON; the retries are this embedder's own.
+        maxBytes: MAX_RESPONSE_BYTES,
+        timeoutMs: this.opts.timeoutMs ?? 30_000,
+        retry: false,
       });
     } catch (err) {
-      throw new EmbeddingError(`embeddings request failed: ${(err as Error).message}`, true);
+      const retryable = err instanceof OutboundError ? err.retryable : true;
+      throw new EmbeddingError(`embeddings request failed: ${(err as Error).message}`, retryable);
     }
     if (res.status === 429 || res.status >= 500) {
-      await res.body?.cancel();
-      const after = Number(res.headers.get('retry-after'));
+      const after = Number(res.headers['retry-after']);
       const message = `embeddings endpoint answered ${res.status}`;
       throw Number.isFinite(after) && after > 0
         ? new RetryAfter(message, after * 1000)
         : new EmbeddingError(message, true);
     }
-    if (!res.ok) {
+    if (res.status < 200 || res.status >= 300) {
       // The body may echo the request; only its first bytes go into the error, never the API key.
-      const text = (await res.text()).slice(0, 300);
-      throw new EmbeddingError(`embeddings endpoint answered ${res.status}: ${text}`, false);
+      throw new EmbeddingError(
+        `embeddings endpoint answered ${res.status}: ${res.body.slice(0, 300)}`,
+        false,
+      );
     }
-    return this.parse((await res.json()) as EmbeddingsResponse, batch.length);
+    let body: EmbeddingsResponse;
+    try {
+      body = JSON.parse(res.body) as EmbeddingsResponse;
+    } catch {
+      throw new EmbeddingError('embeddings response is not JSON', false);
+    }
+    return this.parse(body, batch.length);
   }
 
   private parse(body: EmbeddingsResponse, expected: number): Float32Array[] {

@@ -1,4 +1,4 @@
-import type { CompanyAttrs, JobAttrs } from '../../catalog/replica/catalog-index.js';
+import type { CompanyAttrs, JobAttrs } from '../../catalog/replica/catalog-replica.js';
 import { JobCodes, JobColumns } from '../../catalog/replica/job-columns.js';
 import { Spelling } from '../query/spelling.js';
 import { NameMatcher } from '../query/trigram.js';
@@ -25,9 +25,9 @@ export interface CompanyLookup {
  * This half of the keyword index keeps the documents current; KeywordIndex adds the queries over them.
  */
 export class KeywordDocuments {
-  /** Job id by slot (the CatalogIndex's strings); undefined for a free slot. */
+  /** Job id by slot (the CatalogReplica's strings); undefined for a free slot. */
   protected readonly idOf: (string | undefined)[] = [];
-  /** The job's attributes by slot, as the CatalogIndex holds them. */
+  /** The job's attributes by slot, as the CatalogReplica holds them. */
   protected readonly attrsOf: (JobAttrs | undefined)[] = [];
   /** The shared positions list (see `positions`) by slot. */
   private readonly posOf: (readonly number[] | undefined)[] = [];

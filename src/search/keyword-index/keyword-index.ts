@@ -1,4 +1,4 @@
-import type { CatalogIndex, CompanyAttrs } from '../../catalog/replica/catalog-index.js';
+import type { CatalogReplica, CompanyAttrs } from '../../catalog/replica/catalog-replica.js';
 import type { JobRowFilter } from '../../catalog/replica/job-columns.js';
 import { slugify } from '../../catalog/tags.js';
 import type { IntentLookup } from '../query/company-intent.js';
@@ -15,13 +15,13 @@ export type { CompanyLookup } from './keyword-documents.js';
 /**
  * The keyword half of hybrid search, in memory: an inverted index over job titles (weight A) and company names
  * (weight B), the same text as the jobs.search_tsv column, plus company names for misspellings (trigrams) and
- * exact name or slug matches. It follows the CatalogIndex through its listener (bulk load, snapshot, change-feed
+ * exact name or slug matches. It follows the CatalogReplica through its listener (bulk load, snapshot, change-feed
  * deltas), so it is exactly as fresh as the vectors.
  *
- * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists cost
- * ~10 ms (all words) + ~30 ms (any word) + ~6 ms (company-name trigrams) per search at 100k jobs, at p99 more
- * than the whole 30 ms budget; a word in half the catalog ("engineer") makes PostgreSQL read thousands of
- * tsvectors to rank them. Here the same lists cost ~0.1–5 ms together, off the database. Lexemes follow
+ * Why not SQL: on the embedded database every statement runs on the event loop, and the keyword lists (all
+ * words, any word, company-name trigrams) cost more than a search's whole latency budget at p99; a word in half
+ * the catalog ("engineer") makes PostgreSQL read thousands of tsvectors to rank them. Here the same lists cost a
+ * fraction of that, off the database (figures in docs/performance.md, "Figures behind the replica"). Lexemes follow
  * to_tsvector('english') for ordinary words (lexemes.ts) and ranks follow ts_rank (ts-rank.ts); queries with
  * websearch operators ("quoted", -not, or) still go to PostgreSQL, whose semantics they ask for.
  *
@@ -34,8 +34,8 @@ export class KeywordIndex extends KeywordDocuments {
   private touched = new Int32Array(0);
   private stamp = 0;
 
-  /** The index for a CatalogIndex: built once from its current rows, then kept current by its listener. */
-  static of(index: CatalogIndex): KeywordIndex {
+  /** The index for a CatalogReplica: built once from its current rows, then kept current by its listener. */
+  static of(index: CatalogReplica): KeywordIndex {
     let k = built.get(index);
     if (!k) {
       const made = new KeywordIndex(index.companies, index.jobCodes);
@@ -81,7 +81,7 @@ export class KeywordIndex extends KeywordDocuments {
     }
     // The documents holding every term: the terms' postings are walked rarest first, and each slot counts the
     // terms it has matched so far. A flat pass over typed arrays per list, where testing each candidate
-    // document's lexemes chased through its object (~5 ms for "customer engineer" at 100k jobs).
+    // document's lexemes chased through its object took milliseconds for a common pair of words.
     const size = (g: PostingList[]) => g.reduce((sum, p) => sum + p.live, 0);
     groups.sort((a, b) => size(a) - size(b));
     const counts = this.scratch();
@@ -223,7 +223,7 @@ export class KeywordIndex extends KeywordDocuments {
   }
 
   /**
-   * Companies whose whole name is within the typo allowance of the query (spelling.ts: one edit from 4
+   * Companies whose whole name is within the typo allowance of the query (query/spelling.ts: one edit from 4
    * characters, two from 8), nearest first, then by name: "anthropc" finds Anthropic. Exact names are not
    * among them (exactCompanies has those), so a correction never passes for an exact match.
    */
@@ -246,7 +246,7 @@ export class KeywordIndex extends KeywordDocuments {
   }
 
   /**
-   * The query with each misspelled word replaced by its correction from the vocabulary (spelling.ts), and the
+   * The query with each misspelled word replaced by its correction from the vocabulary (query/spelling.ts), and the
    * corrections made; the text unchanged when it needs none. The last word is known when it is a prefix of a
    * known lexeme (the keyword list matches it as one). Words `keep` accepts (place names) are left as they are.
    */
@@ -275,7 +275,7 @@ export class KeywordIndex extends KeywordDocuments {
     return [...(this.companyJobs.get(companyId) ?? [])].map((slot) => this.idOf[slot]!);
   }
 
-  /** What company-intent.ts reads of the index. */
+  /** What query/company-intent.ts reads of the index. */
   intentLookup(): IntentLookup {
     return {
       name: (id) => {
@@ -320,4 +320,4 @@ export class KeywordIndex extends KeywordDocuments {
   }
 }
 
-const built = new WeakMap<CatalogIndex, KeywordIndex>();
+const built = new WeakMap<CatalogReplica, KeywordIndex>();

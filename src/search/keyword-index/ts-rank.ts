@@ -1,5 +1,5 @@
 /**
- * PostgreSQL's ts_rank (src/backend/utils/adt/tsrank.c, default weights, no normalisation) over an in-memory
+ * PostgreSQL's ts_rank (its tsrank.c, default weights, no normalisation) over an in-memory
  * document, so the in-memory keyword lists order matches as the SQL ones did: a query of one term scores its
  * occurrences by weight (title A = 1.0 over company name B = 0.4); a query of several scores how close each pair
  * of matched terms stands.

@@ -214,9 +214,8 @@ function moduleOf(params: number[][], fn: number[], shared: boolean): Uint8Array
  * appended. The module is specialised to `stride` and `dims`: the query's halves (8 int16 components each) are
  * loaded into locals once per call and the loop over a row's components is unrolled (half-vectors past `dims`
  * are skipped: their query components are zero), so a row costs its loads, extends, dot products and adds with
- * no pointer or counter updates between them: ~0.8 ms for 100k × 100 where the generic loop (query reloaded per
- * row) took ~1.5. Listing the rows above the threshold here saves the selection a JavaScript pass over 100k
- * bounds (~0.25 ms).
+ * no pointer or counter updates between them, about half the generic loop's time (query reloaded per row).
+ * Listing the rows above the threshold here saves the selection a JavaScript pass over every bound.
  */
 function dotsModule(stride: number, dims: number, shared = false): Uint8Array {
   const halves = Math.min(stride / 8, Math.ceil(dims / 8));

@@ -4,8 +4,8 @@ import type { DotFn, WasmMemory } from './dot-kernel.js';
 /**
  * A worker thread that runs the vector kernel (dot-kernel.ts) over a shared WebAssembly memory, so a search's
  * scan of every row runs on a second core while the event loop ranks its keyword lists (and serves other
- * requests). Node runs a process's JavaScript on one thread; on the 100k bench catalog the kernel was ~0.8 ms of
- * a ~2.7 ms search, all of it on the event loop.
+ * requests). Node runs a process's JavaScript on one thread, and the kernel was a large share of a search's time,
+ * all of it on the event loop.
  *
  * The thread only computes: it reads rows the owner (vector-index.ts) wrote and writes bounds into a region the
  * owner reserved for that job. The owner checks after each job that no row changed meanwhile and recomputes on

@@ -9,12 +9,12 @@ export { type Hit, quantise, type StoredVector, type TopK, type VectorIndexOptio
  * while scanning (never to an unfiltered top-k). It needs no extension and behaves the same on PGlite and
  * PostgreSQL.
  *
- * Rows are stored as int8 with a per-row scale (x̂ = s·q8, s = max|x|/127): a quarter of float32's memory (10 MB
- * instead of 40 at 100k × 100) and of its memory traffic. That rounding is the only approximation: each
+ * Rows are stored as int8 with a per-row scale (x̂ = s·q8, s = max|x|/127): a quarter of float32's memory and of
+ * its memory traffic. That rounding is the only approximation: each
  * component moves by at most s/2, so a score moves by at most s/2·‖q‖₁ (~0.002 for these embeddings), well
  * inside the gaps that matter to ranking. Over the stored vectors the search is exact.
  *
- * A scan has three steps. The kernel (dot-kernel.ts, one WebAssembly SIMD call, ~0.8 ms for 100k × 100) first
+ * A scan has three steps. The kernel (dot-kernel.ts, one WebAssembly SIMD call over every row) first
  * bounds a sample of every ~50th row, from which each list gets a starting floor: the bound about 3k admitted
  * rows reach. Then it bounds every row: the int16 query's rounding is bounded per row
  * (|x̂·q − s·qs·(q8·q16)| ≤ s·qs/2·‖q8‖₁), so the integer score plus that bound can only overestimate. It lists

@@ -1,5 +1,5 @@
 /**
- * Ashby public job posting API (external-apis.md §1.3): one unpaged call; unlisted postings are dropped and
+ * Ashby public job posting API (docs/sources.md): one unpaged call; unlisted postings are dropped and
  * pay is kept only when the employer displays it on postings.
  */
 import { type Static, Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * BambooHR's careers-site JSON (external-apis.md §1.8; undocumented, what its own careers widget calls):
+ * BambooHR's careers-site JSON (docs/sources.md; undocumented, what its own careers widget calls):
  * `GET https://{company}.bamboohr.com/careers/list` gives every opening in one `{meta, result: [...]}` without
  * description or date, and `GET .../careers/{id}/detail` gives `{result: {jobOpening: {description, datePosted}}}`.
  * Details cost one request per opening: fetched for new or changed openings only (see SourceAdapter.usesKnown), a

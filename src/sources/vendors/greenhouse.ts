@@ -1,5 +1,5 @@
 /**
- * Greenhouse Job Board API (external-apis.md §1.1): one unpaged call returns the whole board with
+ * Greenhouse Job Board API (docs/sources.md): one unpaged call returns the whole board with
  * `content=true`; `content` is HTML escaped as entities, so it is unescaped once and then read as HTML.
  */
 import { type Static, Type } from 'typebox';
@@ -40,7 +40,7 @@ const Board = Type.Object({ jobs: Type.Array(Job) });
 
 function apiHost(board: BoardRef): string {
   // EU boards live on job-boards.eu.greenhouse.io; sources disagree whether the API host differs, so only
-  // boards seen on an EU host use the EU API host (external-apis.md §1.1).
+  // boards seen on an EU host use the EU API host (docs/sources.md).
   return /\.eu\.greenhouse\.io/i.test(board.url) ? 'boards-api.eu.greenhouse.io' : 'boards-api.greenhouse.io';
 }
 

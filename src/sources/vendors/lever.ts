@@ -1,5 +1,5 @@
 /**
- * Lever Postings API (external-apis.md §1.2): a bare JSON array paged with skip/limit. The default page size
+ * Lever Postings API (docs/sources.md): a bare JSON array paged with skip/limit. The default page size
  * is undocumented, so we ask for pages of 100 and stop on a short page.
  */
 import { Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * Personio's public XML feed (external-apis.md §1.7): `GET https://{company}.jobs.personio.de/xml?language=en`, one
+ * Personio's public XML feed (docs/sources.md): `GET https://{company}.jobs.personio.de/xml?language=en`, one
  * unpaged document `<workzag-jobs><position>…</position></workzag-jobs>`. Each position carries its id, title
  * (`name`), office, department, `createdAt` and `jobDescriptions` (named sections of CDATA HTML). There is no URL
  * element: the public page is `https://{company}.jobs.personio.de/job/{id}`. A company without a feed is

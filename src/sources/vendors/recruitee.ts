@@ -1,5 +1,5 @@
 /**
- * Recruitee Careers Site API (external-apis.md §1.6): one unpaged call on the company's subdomain; a company
+ * Recruitee Careers Site API (docs/sources.md): one unpaged call on the company's subdomain; a company
  * that left Recruitee leaves a subdomain answering 404.
  */
 import { Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * SmartRecruiters Posting API (external-apis.md §1.5): offset/limit pages of at most 100 partial postings;
+ * SmartRecruiters Posting API (docs/sources.md): offset/limit pages of at most 100 partial postings;
  * the description and human URL come from one detail call per posting. As the vendor's notes advise, details
  * are fetched only for new or changed postings: a posting the store already holds with a description and the same
  * title keeps its stored URL and description. The listing carries no edit time, so the caller leaves a rotating
@@ -23,7 +23,7 @@ import {
 const PAGE_SIZE = 100;
 /** 100 pages × 100 = 10,000 postings, beyond any real company; guards a vendor that ignores `offset`. */
 const MAX_PAGES = 100;
-/** Detail requests in flight: SmartRecruiters allows 8 concurrent and ~10/s (external-apis.md §1.5). */
+/** Detail requests in flight: SmartRecruiters allows 8 concurrent and ~10/s (docs/sources.md). */
 const DETAIL_CONCURRENCY = 4;
 
 const Posting = Type.Object({

@@ -1,5 +1,5 @@
 /**
- * Workable (external-apis.md §1.4). Public code disagrees on which public API still answers, so the adapter
+ * Workable (docs/sources.md). Public code disagrees on which public API still answers, so the adapter
  * tries the v1 widget feed (one call, descriptions included with details=true) and falls back to the v3
  * careers-site API (POST pages chained by `nextPage`, one detail GET per posting for its description).
  */

@@ -12,7 +12,7 @@ import {
   type CompanyTag,
   UUID_RE,
 } from '../../types.js';
-import type { CompanyAttrs } from '../catalog-index.js';
+import type { CompanyAttrs } from '../catalog-replica.js';
 import { setBits } from './bitset.js';
 import { codePointCompare, eachFacet, tally, topCounts } from './facet-counts.js';
 
@@ -22,8 +22,8 @@ import type { ReplicaGate } from '../replica-gate.js';
 import { PositionsMemo } from './positions-memo.js';
 
 /**
- * Filters remembered at once and the positions they may hold together (4 MB). The bench's 10,000-URL tag mix has
- * a few thousand filters; building each one's bitset and counting its bits was ~8 % of that row's CPU.
+ * Filters remembered at once and the positions they may hold together (4 MB). A tag-browsing mix has a few
+ * thousand filters, and building each one's bitset and counting its bits again was a visible share of its CPU.
  */
 const MEMO_ENTRIES = 4096;
 const MEMO_POSITIONS = 1_000_000;

@@ -9,7 +9,7 @@ import {
   lifted,
 } from '../../sql/facets.js';
 import type { JobFilters } from '../../types.js';
-import type { CatalogIndex } from '../catalog-index.js';
+import type { CatalogReplica } from '../catalog-replica.js';
 
 /**
  * Facet counts in the replica, the same as catalog/sql/facets.ts counts them in SQL (the reference): for each facet
@@ -137,7 +137,7 @@ export function eachFacet<F extends object, D extends FacetDecl<unknown>>(
  * admit, grouped by their keys. A shortlist is small (the spec's 100), so the rows' attributes are read directly.
  */
 export function jobFacetsWithin(
-  index: CatalogIndex,
+  index: CatalogReplica,
   filters: JobFilters,
   names: readonly string[],
   within: readonly string[],

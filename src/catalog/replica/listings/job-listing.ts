@@ -4,7 +4,7 @@ import { jobMemoKey, replicaServes } from '../../filters.js';
 import { isoFromMicros } from '../../micros.js';
 import { type FacetCounts, JOB_FACETS } from '../../sql/facets.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../../types.js';
-import type { CatalogIndex, CompanyAttrs, JobAttrs } from '../catalog-index.js';
+import type { CatalogReplica, CompanyAttrs, JobAttrs } from '../catalog-replica.js';
 import type { RowMasks } from '../job-columns.js';
 import type { ReplicaGate } from '../replica-gate.js';
 import { contenders, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
@@ -13,15 +13,15 @@ import { type FacetPass, OrderScan } from './order-scan.js';
 import { PositionsMemo } from './positions-memo.js';
 
 /**
- * GET /jobs without a search, served from the in-process catalog replica (src/catalog/replica/catalog-index.ts) instead of
- * the database: on the embedded database every query runs on the event loop, and a listing was one to three of
- * them (~5 ms at 100k jobs). ReplicaGate keeps it exact: the replica catches up with committed writes first.
+ * GET /jobs without a search, served from the in-process catalog replica (src/catalog/replica/catalog-replica.ts)
+ * instead of the database: on the embedded database every query runs on the event loop, and a listing was one to
+ * three of them. ReplicaGate keeps it exact: the replica catches up with committed writes first.
  *
  * The /jobs order (posted_at descending in microseconds, as the database orders, then id descending) is kept as
  * columns: ids and attributes for building items, and typed arrays of what the filters read, so that filtering
- * 100k jobs is a scan of a few flat arrays (~0.2 ms) rather than a walk over 100k scattered objects (~15 ms of
- * cache misses). Changes are merged into the order, not re-sorted. A filtered listing is remembered per filter
- * until the replica changes, so deeper pages of the same filter are slices.
+ * is a scan of a few flat arrays rather than a walk over scattered objects and their cache misses (figures in
+ * docs/performance.md, "Figures behind the replica"). Changes are merged into the order, not re-sorted. A filtered
+ * listing is remembered per filter until the replica changes, so deeper pages of the same filter are slices.
  *
  * Until the replica has loaded (the first second or so after a start), or while it reloads, list() returns
  * undefined and the caller answers from SQL.
@@ -29,8 +29,8 @@ import { PositionsMemo } from './positions-memo.js';
 
 /**
  * Filtered lists remembered at once (LRU), and the most positions they may hold together (8 MB). A browsing mix
- * has a few thousand filter combinations (roles, places, both, with remote): with 256 entries most of them were
- * scanned afresh, ~7 % of a mixed /jobs run's CPU; the positions bound is what sizes the memory.
+ * has a few thousand filter combinations (roles, places, both, with remote): with a few hundred entries most of
+ * them were scanned afresh; the positions bound is what sizes the memory.
  */
 const MEMO_ENTRIES = 4096;
 const MEMO_POSITIONS = 2_000_000;
@@ -43,7 +43,7 @@ export class JobListing {
   private orderGeneration = -1;
   /** Positions in the order passing each filter remembered, in order. */
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
-  private readonly index: CatalogIndex;
+  private readonly index: CatalogReplica;
   /** Scans of the columns, with their inverted lists and reused scratch arrays. */
   private readonly scan = new OrderScan();
   /**

@@ -2,13 +2,13 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { StoredVector } from '../../../search/vectors/vector-index.js';
-import type { CompanyDetailAttrs } from '../../fields/company-record.js';
+import { COMPANY_RECORD_KEYS, type CompanyRecord } from '../../fields/company-record.js';
 import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../../fields/job-record.js';
 
 /**
- * The in-process search index saved to a file beside the embedded database, so a restart reads one file
- * (~0.2 s at 100k jobs) instead of pulling every vector through PGlite (~3 s of blocked event loop and ~100 MB
- * of WASM heap that never shrinks). The snapshot records the change-feed position it is complete up to; the
+ * The in-process replica saved to a file beside the embedded database, so a restart reads one file instead of
+ * pulling every vector through PGlite, which blocks the event loop for seconds and grows a WASM heap that never
+ * shrinks (figures in docs/performance.md, "Figures behind the replica"). The snapshot records the change-feed position it is complete up to; the
  * feed (search_seq > seen, tombstones included) then brings it up to date, so an old snapshot is never wrong,
  * only slower to catch up.
  *
@@ -16,12 +16,12 @@ import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../.
  * refused before anything is read), the header (model, dims, seen, the companies) padded with spaces to a multiple
  * of 8 bytes, the company vector records, then the jobs in chunks of CHUNK_ROWS: u32 LE length of the chunk's JSON
  * (its rows' attributes in columns, padded), u32 LE count of its vector records, the JSON, the records. A record is
- * the f64 LE scale and the int8 components padded to a multiple of 8 (the index's stored form, vector-index.ts, so
- * a restart restores exactly what was saved; ~11 MB at 100k × 100).
+ * the f64 LE scale and the int8 components padded to a multiple of 8 (the stored form of
+ * src/search/vectors/vector-index.ts, so a restart restores exactly what was saved).
  *
- * Why chunks: format 06 held every job's attributes in one JSON header (~30 MB at 100k jobs). Reading it held the
- * file's bytes, the decoded string and the parsed columns at once, ~150 MB of garbage that set the process's RSS
- * peak during a start; writing it built the same at shutdown. A chunk is ~0.3 MB.
+ * Why chunks: one JSON header of every job's attributes (format 06) made a start hold the file's bytes, the decoded
+ * string and the parsed columns at once, garbage that set the process's RSS peak; writing it built the same at
+ * shutdown. A chunk bounds that to its own rows.
  */
 
 /**
@@ -38,35 +38,10 @@ const recordBytes = (dims: number) => 8 + Math.ceil(dims / 8) * 8;
 /** A job as saved: its declared record, id and stored vector. */
 export type SnapshotJob = JobRecord & { id: string; vector: StoredVector | null };
 
-export interface SnapshotCompany {
-  id: string;
-  name: string;
-  slug: string;
-  category: string;
-  active: boolean;
-  domain: string;
-  oneLiner: string;
-  activeJobCount: number;
-  nameKey: string;
-  tagList: { dimension: string; value: string; slug: string }[];
-  detail: CompanyDetailAttrs;
-  vector: StoredVector | null;
-}
+/** A company as saved: its declared record, id and stored vector. */
+export type SnapshotCompany = CompanyRecord & { id: string; vector: StoredVector | null };
 
-const COMPANY_KEYS: readonly (keyof SnapshotCompany)[] = [
-  'id',
-  'name',
-  'slug',
-  'category',
-  'active',
-  'domain',
-  'oneLiner',
-  'activeJobCount',
-  'nameKey',
-  'tagList',
-  'detail',
-  'vector',
-];
+const COMPANY_KEYS: readonly (keyof SnapshotCompany)[] = ['id', ...COMPANY_RECORD_KEYS, 'vector'];
 
 /** The declaration digest this build writes and accepts. */
 export const SNAPSHOT_FORMAT = recordFingerprint(COMPANY_KEYS);

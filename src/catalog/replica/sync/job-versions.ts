@@ -2,11 +2,10 @@ import type { Db } from '../../../db/port.js';
 import { JOB_VERSION, ZERO_UUID } from '../catalog-rows.js';
 
 /**
- * Active jobs whose versions one chunk of a full re-read checks: one text row of ~45 bytes a job, against ~1.2 KB
- * a job and its vector to read the row whole; ~2–3 ms of PostgreSQL's time at 100k jobs through two index-only
- * scans (migrations 0154, 0155), read outside the feed's rounds so that no search waits for it (catalog-index.ts).
- * (`e.job_id > $2` repeats the join's key range for the embeddings: without it PostgreSQL read every embedding
- * before the range, and a chunk's time grew with its position, to ~65 ms at 100k jobs.)
+ * Active jobs whose versions one chunk of a full re-read checks: one short text row a job instead of the row and
+ * its vector, through two index-only scans (migrations 0154, 0155), read outside the feed's rounds so that no
+ * search waits for it (../catalog-replica.ts). (`e.job_id > $2` repeats the join's key range for the embeddings:
+ * without it PostgreSQL read every embedding before the range, and a chunk's time grew with its position.)
  */
 export const CHECK_CHUNK = 2_000;
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/port.js';
 import {
-  type CatalogIndexOptions,
+  type CatalogReplicaOptions,
   COMPANY_SELECT,
   type CompanyRow,
   type JobRow,
@@ -23,14 +23,14 @@ import { JobVersions, type VersionChunk } from './sync/job-versions.js';
  * writes that drew their value before the load and committed after it; a writer transaction open longer than
  * `lagMs` (default 10 s) could be missed until the next full re-read (every `fullReloadMs`, in chunks, with
  * searches served meanwhile; `reload()` empties and reloads at once). A re-read compares each job's version
- * (job-versions.ts) and reads only the jobs that differ.
+ * (sync/job-versions.ts) and reads only the jobs that differ.
  */
 
 export type { CompanyDetailAttrs } from '../fields/company-record.js';
 export type { JobAttrs } from '../fields/job-record.js';
 export { tsvRows } from '../fields/tsv.js';
 export { companyPredicate } from '../filters.js';
-export type { CatalogIndexOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
+export type { CatalogReplicaOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
 export { bytesToVector, vectorToBytes } from './catalog-rows.js';
 
 /** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~5 ms per 50 companies). */
@@ -45,7 +45,7 @@ const REREAD_PAUSE_FACTOR = 3;
 /** A full re-read under way: its next chunk's table, the id it starts after, and, for jobs, its versions once read. */
 type Reread = { table: 'companies' | 'jobs'; after: string; read?: VersionChunk; readMs?: number };
 
-export class CatalogIndex extends CatalogStore {
+export class CatalogReplica extends CatalogStore {
   private seen = 0;
   /** (time, max seq) of recent polls; the re-read mark is the max seq of a poll at least lagMs old. */
   private marks: { at: number; seq: number }[] = [];
@@ -82,7 +82,7 @@ export class CatalogIndex extends CatalogStore {
   /** Kept only where a full re-read can happen (it is what the re-read compares). */
   private readonly versions: JobVersions | undefined;
 
-  constructor(db: Db, opts: CatalogIndexOptions) {
+  constructor(db: Db, opts: CatalogReplicaOptions) {
     super(db, opts);
     this.now = opts.now ?? Date.now;
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
@@ -217,7 +217,7 @@ export class CatalogIndex extends CatalogStore {
   }
 
   private readonly reportReread = (err: unknown): undefined => {
-    this.opts.onError?.(err, 'search index re-read failed');
+    this.opts.onError?.(err, 'catalog replica re-read failed');
   };
 
   /**
