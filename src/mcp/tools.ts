@@ -190,8 +190,9 @@ export const API_TOOLS: ApiTool[] = [
     name: 'hiring_trends',
     title: 'Hiring trends',
     description:
-      'Hiring across the catalog per day, week or month: jobs opened, closed and active, and the share of ' +
-      'client-facing roles among openings (clientFacingShare). Narrow by role_category or client_facing and by ' +
+      'Hiring across the catalog per day, week or month: jobs opened, closed and active in total. ' +
+      'share=client_facing adds the share of client-facing roles among openings (clientFacingShare); ' +
+      'by=role_category adds a series per category (larger). Narrow by role_category or client_facing and by ' +
       'company tags (list_tags). Jobs found when a company or board was added are not counted as openings; ' +
       'periods before tracking began are absent. Range: from/to as YYYY-MM-DD.',
     access: 'public',

@@ -7,6 +7,7 @@ import {
   type CompanyRef,
   type CompanyRollup,
   firstDayOf,
+  type ScopeRollup,
   type SignalReads,
 } from './reads.js';
 import { SqlSignalReads } from './sql-reads.js';
@@ -30,10 +31,17 @@ export interface SeriesMeta {
   roleCategories: string[];
 }
 
+/** One category's series, in the answers that ask for them (by=role_category). */
+export interface CategorySeries {
+  roleCategory: string;
+  series: Point[];
+}
+
 export interface CompanyHiring extends SeriesMeta {
   company: CompanyRef;
   series: Point[];
-  byRoleCategory: { roleCategory: string; series: Point[] }[];
+  /** Present when asked for: the series of each category on record. */
+  byRoleCategory?: CategorySeries[];
   timeToClose: TimeToClose;
 }
 
@@ -46,6 +54,11 @@ export interface TrendPoint extends Point {
 
 export interface Trends extends SeriesMeta {
   series: TrendPoint[];
+}
+
+/** A trend's series of each category counted that has anything on record in the scope. */
+export interface TrendsByCategory extends SeriesMeta {
+  byRoleCategory: CategorySeries[];
 }
 
 export interface NewlyHiring {
@@ -88,8 +101,13 @@ const splitCloseTimes = (rows: CloseTimes[]) => {
   };
 };
 
-/** A company's series from its rollup: the total and each category on record up to `to`. */
-function companySeries(r: CompanyRollup, range: Range, categories: readonly string[]): CompanyHiring {
+/** A company's series from its rollup: the total and, when asked for, each category on record up to `to`. */
+function companySeries(
+  r: CompanyRollup,
+  range: Range,
+  categories: readonly string[],
+  byCategory: boolean,
+): CompanyHiring {
   const fromDay = firstDayOf(range, r.since);
   const before = new Map<string, number>();
   const days: CategoryDayRow[] = [];
@@ -97,9 +115,8 @@ function companySeries(r: CompanyRollup, range: Range, categories: readonly stri
     if (d.day < fromDay) before.set(d.roleCategory, (before.get(d.roleCategory) ?? 0) + d.net);
     else days.push(d);
   }
-  const byRoleCategory = [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])]
-    .sort()
-    .map((roleCategory) => ({
+  const perCategory = (): CategorySeries[] =>
+    [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])].sort().map((roleCategory) => ({
       roleCategory,
       series: bucket(
         days.filter((d) => d.roleCategory === roleCategory),
@@ -122,7 +139,7 @@ function companySeries(r: CompanyRollup, range: Range, categories: readonly stri
     company: r.company,
     ...meta(range, r.since, categories),
     series: bucket([...totals.values()], range, r.since, startActive),
-    byRoleCategory,
+    ...(byCategory ? { byRoleCategory: perCategory() } : {}),
     timeToClose: splitCloseTimes(r.closeTimes).overall,
   };
 }
@@ -139,14 +156,18 @@ export class SignalsService {
     return this.reads.company(idOrSlug);
   }
 
-  /** A company's series by UUID or slug; undefined when there is no such company. */
+  /**
+   * A company's series by UUID or slug, with each category's when byCategory is set; undefined when there is no
+   * such company.
+   */
   async hiringOf(
     idOrSlug: string,
     range: Range,
     categories: readonly string[] = ROLE_CATEGORIES,
+    byCategory = false,
   ): Promise<CompanyHiring | undefined> {
     const r = await this.reads.companyRollup(idOrSlug, range, categories);
-    return r && companySeries(r, range, categories);
+    return r && companySeries(r, range, categories, byCategory);
   }
 
   async companyHiring(
@@ -157,7 +178,8 @@ export class SignalsService {
     const r = await this.reads.companyRollup(company.id, range, categories);
     // A company deleted since it was read has nothing on record.
     const none = { roleCategory: null, medianDays: null, closedJobs: 0 };
-    return companySeries(r ?? { company, since: null, rows: [], closeTimes: [none] }, range, categories);
+    const rollup = r ?? { company, since: null, rows: [], closeTimes: [none] };
+    return companySeries(rollup, range, categories, false);
   }
 
   async trends(
@@ -187,6 +209,23 @@ export class SignalsService {
       };
     });
     return { ...meta(range, since, categories), series };
+  }
+
+  /** The series of each category counted with active jobs or events in the scope over the range. */
+  async trendsByCategory(
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+    filters: CompanyFilters = {},
+  ): Promise<TrendsByCategory> {
+    const scope = scopeOf(filters);
+    const reads = await Promise.all(categories.map((c) => this.reads.scopeRollup(scope, range, [c])));
+    const since = reads.find((r) => r.since !== null)?.since ?? null;
+    const byRoleCategory = categories
+      .map((roleCategory, k) => ({ roleCategory, r: reads[k] as ScopeRollup }))
+      .filter(({ r }) => r.start !== 0 || r.days.some((d) => d.opened || d.reopened || d.closed || d.net))
+      .map(({ roleCategory, r }) => ({ roleCategory, series: bucket(r.days, range, r.since, r.start) }))
+      .sort((a, b) => a.roleCategory.localeCompare(b.roleCategory));
+    return { ...meta(range, since, categories), byRoleCategory };
   }
 
   async newlyHiring(

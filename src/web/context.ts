@@ -1,4 +1,7 @@
-/** What every view needs besides its data: where the site lives and what time it is. */
+/**
+ * What every view needs besides its data: where the site lives. Not the time: a page says dates, which the
+ * enhancement script makes relative, so it stays the same (and so does its ETag) while the catalog does.
+ */
 export interface PageContext {
   /** The public origin, no trailing slash (PUBLIC_BASE_URL, or the request's scheme and host). */
   origin: string;
@@ -6,7 +9,6 @@ export interface PageContext {
   path: string;
   /** The API's base path, e.g. /api/v1. */
   apiPrefix: string;
-  nowMs: number;
 }
 
 /** The head of a page: its title and summary for search engines and link previews. */

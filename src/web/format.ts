@@ -60,24 +60,10 @@ export const PARAM_LABELS: Record<string, string> = {
 /** Parameters the form shows as a date picker (they take an ISO 8601 date, which the picker writes). */
 export const DATE_PARAMS: ReadonlySet<string> = new Set(['posted_since', 'posted_before']);
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['week', 7 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const dayDate = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
-/** "3 days ago", relative to `nowMs`. */
-export function ago(iso: string, nowMs: number): string {
-  const diff = Date.parse(iso) - nowMs;
-  for (const [unit, ms] of UNITS) {
-    if (Math.abs(diff) >= ms) return relative.format(Math.trunc(diff / ms), unit);
-  }
-  return 'just now';
-}
+/** The UTC day of an instant, "Nov 20, 2026": what a page says before the script makes it relative. */
+export const shortDate = (iso: string): string => dayDate.format(new Date(iso));
 
 const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 

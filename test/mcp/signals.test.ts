@@ -29,6 +29,7 @@ describe('hiring tools', () => {
       [
         'ai_role',
         'business_model',
+        'by',
         'category',
         'client_facing',
         'from',
@@ -36,6 +37,7 @@ describe('hiring tools', () => {
         'industry',
         'interval',
         'role_category',
+        'share',
         'stage',
         'to',
       ].sort(),

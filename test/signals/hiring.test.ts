@@ -93,8 +93,30 @@ describe('company hiring series', () => {
     expect(data.series.at(-1).period).toBe('2026-11-10');
   });
 
+  it('answers the total by default, and splits by role category only when asked', async () => {
+    const total = await json(`${H}?interval=day&from=2026-11-02&to=2026-11-10`);
+    expect(total.byRoleCategory).toBeUndefined();
+    expect(total.series).toHaveLength(9);
+    const split = await json(`${H}?interval=day&from=2026-11-02&to=2026-11-10&by=role_category`);
+    expect(split.series).toEqual(total.series);
+    // Each category's series sums to the total, period by period.
+    for (const [k, p] of total.series.entries()) {
+      const sum = (f: string) =>
+        split.byRoleCategory.reduce(
+          (n: number, c: { series: Record<string, number>[] }) => n + (c.series[k]?.[f] ?? 0),
+          0,
+        );
+      expect([sum('opened'), sum('closed'), sum('active')]).toEqual([p.opened, p.closed, p.active]);
+    }
+    // One category asked for: the total is its series.
+    const fde = await json(`${H}?interval=day&from=2026-11-02&to=2026-11-10&role_category=fde`);
+    const fdeSplit = split.byRoleCategory.find((c: { roleCategory: string }) => c.roleCategory === 'fde');
+    expect(fde.series).toEqual(fdeSplit.series);
+    expect(fde.byRoleCategory).toBeUndefined();
+  });
+
   it('splits by role category and follows a reclassified job to its new category', async () => {
-    const data = await json(`${H}?interval=day&from=2026-11-02&to=2026-11-10`);
+    const data = await json(`${H}?interval=day&from=2026-11-02&to=2026-11-10&by=role_category`);
     const byCat = Object.fromEntries(
       data.byRoleCategory.map((c: { roleCategory: string; series: { active: number }[] }) => [
         c.roleCategory,
@@ -154,18 +176,24 @@ describe('company hiring series', () => {
 
 describe('trends and newly hiring', () => {
   it('sums the catalog and gives the client-facing share of openings', async () => {
-    const data = await json('/api/v1/trends?interval=week&from=2026-11-02&to=2026-11-08');
-    expect(data.trackedSince).toBe('2026-11-02');
-    expect(data.series).toEqual([
-      expect.objectContaining({
-        period: '2026-11-02',
-        opened: 2,
-        clientFacingOpened: 1,
-        clientFacingShare: 0.5,
-      }),
+    const week = '/api/v1/trends?interval=week&from=2026-11-02&to=2026-11-08';
+    const total = await json(week);
+    expect(total.trackedSince).toBe('2026-11-02');
+    expect(total.byRoleCategory).toBeUndefined();
+    expect(total.series).toEqual([
+      { period: '2026-11-02', opened: 2, reopened: 1, closed: 1, active: 5, partial: false },
     ]);
-    const cf = await json('/api/v1/trends?interval=week&from=2026-11-02&to=2026-11-08&client_facing=true');
+    const data = await json(`${week}&share=client_facing`);
+    expect(data.series).toEqual([{ ...total.series[0], clientFacingOpened: 1, clientFacingShare: 0.5 }]);
+    const cf = await json(`${week}&client_facing=true&share=client_facing`);
     expect(cf.series[0]).toMatchObject({ opened: 1, active: 3, clientFacingShare: 0.5 });
+    // Per category when asked: the categories with anything on record, whose series sum to the total.
+    const split = await json(`${week}&by=role_category`);
+    expect(split.series).toEqual(total.series);
+    const cats = split.byRoleCategory.map((c: { roleCategory: string }) => c.roleCategory);
+    expect(cats).toEqual(['data', 'engineering', 'fde', 'hr', 'solutions_engineer']);
+    const opened = split.byRoleCategory.map((c: { series: { opened: number }[] }) => c.series[0]?.opened);
+    expect(opened.reduce((a: number, b: number) => a + b, 0)).toBe(2);
     // Company filters narrow to matching listed companies; a tag nobody has matches nothing.
     const none = await json('/api/v1/trends?interval=week&industry=no-such-tag');
     expect(none).toMatchObject({ trackedSince: null, series: [] });

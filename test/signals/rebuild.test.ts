@@ -202,14 +202,16 @@ describe('hiring rollups', () => {
     expect(byTag.length).toBeGreaterThan(500);
     expect(byPair.length).toBeGreaterThan(100);
     const trendUrls = [
-      '/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28',
-      '/api/v1/trends?interval=day&from=2026-05-01&to=2026-08-28&industry=legal,insurance&client_facing=true',
+      '/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28&share=client_facing&by=role_category',
+      '/api/v1/trends?interval=day&from=2026-05-01&to=2026-08-28&industry=legal,insurance&client_facing=true&share=client_facing',
       '/api/v1/trends?interval=month&from=2026-05-01&to=2026-08-28&stage=seed&role_category=fde',
     ];
     const trends = await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()));
     const company = (await table('SELECT slug FROM companies ORDER BY slug LIMIT 1'))[0]?.slug as string;
     const series = (
-      await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)
+      await t.get(
+        `/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28&by=role_category`,
+      )
     ).json();
 
     const result = await rebuildSignals(t.deps.db);
@@ -220,7 +222,11 @@ describe('hiring rollups', () => {
     expect(await table(PAIRS)).toEqual(byPair);
     expect(await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()))).toEqual(trends);
     expect(
-      (await t.get(`/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28`)).json(),
+      (
+        await t.get(
+          `/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28&by=role_category`,
+        )
+      ).json(),
     ).toEqual(series);
   });
 

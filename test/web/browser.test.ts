@@ -158,6 +158,8 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     expect(ld.identifier.value).toBe(api.id);
     expect(ld.hiringOrganization.name).toBe(api.company.name);
     expect(await page.locator('time').getAttribute('title')).toMatch(/UTC$/);
+    // The server writes the date; the script shows it relative to the reader's clock.
+    expect(await page.locator('time').textContent()).toMatch(/ ago$|^yesterday$|^last |^just now$/);
 
     await Promise.all([
       page.waitForURL(`**/companies/${api.company.slug}`),

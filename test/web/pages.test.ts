@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobNarrowingParams } from '../../src/catalog/filters.js';
 import { ROLE_CATEGORIES } from '../../src/catalog/vocabulary.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /** The web pages over plain HTTP: statuses, headers, caching, weights and what they say, against the API. */
 
@@ -19,7 +19,10 @@ const jobIds = (html: string) => [...html.matchAll(/href="\/jobs\/([0-9a-f-]{36}
 const attr = (html: string, re: RegExp) => re.exec(html)?.[1]?.replaceAll('&amp;', '&');
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SAMPLE_DATA: '1', PUBLIC_BASE_URL: `${ORIGIN}/` } });
+  t = await startTestApp({
+    clock: new TestClock(),
+    env: { SAMPLE_DATA: '1', PUBLIC_BASE_URL: `${ORIGIN}/` },
+  });
 });
 afterAll(async () => t?.close());
 
@@ -71,6 +74,29 @@ describe('pages', () => {
     expect(again.headers['content-type']).toBe('text/html; charset=utf-8');
     const revalidated = await page('/jobs', { 'if-none-match': String(first.headers.etag) });
     expect(revalidated.statusCode).toBe(304);
+  });
+
+  it('keep their ETag while the catalog stays the same, whatever the clock says', async () => {
+    const { data } = await api('/jobs?limit=1');
+    // Posted minutes ago: a page that said "5 minutes ago" would say "12 minutes ago" at the second fetch.
+    await t.deps.db.query('UPDATE jobs SET posted_at = $1 WHERE id = $2', [
+      new Date(t.clock.now() - 5 * 60_000),
+      data[0].id,
+    ]);
+    for (const url of ['/', '/jobs', `/jobs/${data[0].id}`, `/companies/${data[0].company.slug}`]) {
+      const first = await page(url);
+      expect(first.statusCode, url).toBe(200);
+      expect(first.body, url).toContain(
+        `<time datetime="${new Date(t.clock.now() - 5 * 60_000).toISOString()}"`,
+      );
+      t.clock.advance(7 * 60_000);
+      // A write that changes nothing still lets the cached page go, so the second fetch renders it again.
+      await t.deps.db.query('UPDATE jobs SET title = title WHERE false');
+      const later = await page(url);
+      expect(later.headers['x-cache'], url).not.toBe('hit');
+      expect(later.headers.etag, url).toBe(first.headers.etag);
+      t.clock.advance(-7 * 60_000);
+    }
   });
 
   it('weigh under 60 KB on the wire (gzip), the listings included', async () => {
@@ -251,11 +277,11 @@ describe('a job page', () => {
     expect(ldOf(res.body).description).toContain('&#60;/script&#62;');
   });
 
-  it('says when the job is closed, and shows the posted date relative with the exact one on hover', async () => {
+  it('says when the job is closed, and shows the posted date (made relative by the script) with the exact one on hover', async () => {
     const { data } = await api('/jobs?limit=1');
     const res = await page(`/jobs/${data[0].id}`);
     expect(res.body).toMatch(
-      /<time datetime="[^"]+" title="[A-Z][a-z]+ \d+, \d{4} at [^"]+ UTC">[^<]*ago<\/time>/,
+      /<time datetime="[^"]+" title="[A-Z][a-z]+ \d+, \d{4} at [^"]+ UTC" data-relative>[A-Z][a-z]{2} \d+, \d{4}<\/time>/,
     );
     await t.deps.db.query('UPDATE jobs SET active = false WHERE id = $1', [data[0].id]);
     const closed = await page(`/jobs/${data[0].id}`);

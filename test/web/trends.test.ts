@@ -88,7 +88,7 @@ describe('the trends page', () => {
   });
 
   it('has the role mix per month as a table with the numbers the API answers', async () => {
-    const { data } = await api('/trends?interval=month&client_facing=true');
+    const { data } = await api('/trends?interval=month&client_facing=true&share=client_facing');
     const res = await page('/trends?client_facing=true');
     const table = rows(res.body);
     expect(table.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { ROLE_LABELS } from '../format.js';
 import { TimeAgo } from './time-ago.js';
 
 /** Jobs as a list: title (to its page), company (to its page), place, category and when it was posted. */
-export function JobList(props: { jobs: JobListItem[]; nowMs: number; showCompany?: boolean }) {
+export function JobList(props: { jobs: JobListItem[]; showCompany?: boolean }) {
   return (
     <ol class="jobs">
       {props.jobs.map((job) => (
@@ -18,7 +18,7 @@ export function JobList(props: { jobs: JobListItem[]; nowMs: number; showCompany
             <span>{job.location || 'Location not stated'}</span>
             {job.remote ? <span>Remote</span> : null}
             <span>{ROLE_LABELS[job.roleCategory]}</span>
-            <TimeAgo iso={job.postedAt} nowMs={props.nowMs} />
+            <TimeAgo iso={job.postedAt} />
           </div>
         </li>
       ))}

@@ -62,7 +62,7 @@ function Jobs(props: { ctx: PageContext; data: CompanyData }) {
           <h3 id={`cat-${g.category}`}>
             {ROLE_LABELS[g.category]} <span class="count">({g.jobs.length})</span>
           </h3>
-          <JobList jobs={g.jobs} nowMs={props.ctx.nowMs} showCompany={false} />
+          <JobList jobs={g.jobs} showCompany={false} />
         </section>
       ))}
       {data.listed < c.activeJobCount ? (

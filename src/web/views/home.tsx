@@ -72,7 +72,7 @@ export function HomeView(props: { ctx: PageContext; data: HomeData }) {
       <div class="grid two">
         <section aria-labelledby="newest">
           <h2 id="newest">Newest client-facing roles</h2>
-          <JobList jobs={data.newest} nowMs={ctx.nowMs} />
+          <JobList jobs={data.newest} />
           <p>
             <a href="/jobs?client_facing=true">All client-facing roles →</a>
           </p>

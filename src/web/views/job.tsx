@@ -7,7 +7,7 @@ import { jobPostingLd } from '../job-posting.js';
 import { Layout } from '../layout.js';
 import { renderMarkdown } from '../markdown.js';
 
-function Facts(props: { job: JobDetail; nowMs: number }) {
+function Facts(props: { job: JobDetail }) {
   const { job } = props;
   const places = job.locations.length ? job.locations.map((l) => l.name) : [job.location || 'Not stated'];
   return (
@@ -38,7 +38,7 @@ function Facts(props: { job: JobDetail; nowMs: number }) {
       </dd>
       <dt>Posted</dt>
       <dd>
-        <TimeAgo iso={job.postedAt} nowMs={props.nowMs} />
+        <TimeAgo iso={job.postedAt} />
       </dd>
       <dt>Listed for</dt>
       <dd>{plural(job.openDays, 'day')}</dd>
@@ -74,7 +74,7 @@ export function JobView(props: { ctx: PageContext; job: JobDetail; logoUrl: stri
         </p>
       )}
       <h1>{job.title}</h1>
-      <Facts job={job} nowMs={ctx.nowMs} />
+      <Facts job={job} />
       {job.active && isWebUrl(job.url) ? (
         <p class="apply">
           <a class="button" href={job.url} rel="nofollow noopener">

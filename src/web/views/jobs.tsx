@@ -63,7 +63,7 @@ export function JobsView(props: { ctx: PageContext; data: JobsData }) {
           <p id="results" class="summary" role="status">
             {resultsText(data)}
           </p>
-          <JobList jobs={data.jobs} nowMs={ctx.nowMs} />
+          <JobList jobs={data.jobs} />
           <Pager path="/jobs" query={data.values} page={data.page} lastPage={data.lastPage} />
         </section>
       </div>

@@ -42,10 +42,30 @@ export const SeriesParams = {
     }),
   ),
   ...roleParams(),
+  by: Type.Optional(
+    Type.Enum(['total', 'role_category'], {
+      description:
+        'total (default): one series over the categories counted, about 85 bytes a period (52 weeks: ~5 KB, ' +
+        '366 days: ~31 KB); role_category: also byRoleCategory, as much again per category on record (up to ' +
+        '~90 KB by week, ~400 KB by day). For one category, role_category=<it>: the total is its series',
+      examples: ['role_category'],
+    }),
+  ),
   format: Type.Optional(
     Type.Enum(['json', 'svg'], {
       description: 'json (default) or svg: the series as a chart (image/svg+xml) to embed with <img src>',
       examples: ['svg'],
+    }),
+  ),
+};
+
+/** The trend's extra parameter: the role mix per period, only when asked for. */
+export const ShareParam = {
+  share: Type.Optional(
+    Type.Enum(['client_facing'], {
+      description:
+        'client_facing: adds clientFacingOpened and clientFacingShare to each period (about 50 bytes a period)',
+      examples: ['client_facing'],
     }),
   ),
 };
@@ -60,6 +80,15 @@ export const PointSchema = Type.Object({
   active: count('Active jobs at the end of the period (or of `to`)'),
   partial: Type.Boolean({ description: 'The period is partly before tracking began or after `to`' }),
 });
+
+/** Per-category series, present only when by=role_category asks for them. */
+const byRoleCategory = (description: string) =>
+  Type.Optional(
+    Type.Array(
+      Type.Object({ roleCategory: Type.String({ examples: ['fde'] }), series: Type.Array(PointSchema) }),
+      { description },
+    ),
+  );
 
 const SeriesMeta = {
   interval: Type.Enum(INTERVALS),
@@ -90,10 +119,7 @@ export const CompanyHiringSchema = Type.Object({
   company: CompanyRefSchema,
   ...SeriesMeta,
   series: Type.Array(PointSchema, { description: 'Totals over the categories counted' }),
-  byRoleCategory: Type.Array(
-    Type.Object({ roleCategory: Type.String({ examples: ['fde'] }), series: Type.Array(PointSchema) }),
-    { description: 'The same periods per category on record' },
-  ),
+  byRoleCategory: byRoleCategory('With by=role_category only: the same periods per category on record'),
   timeToClose: TimeToCloseSchema,
 });
 
@@ -102,13 +128,23 @@ export const TrendsSchema = Type.Object({
   series: Type.Array(
     Type.Object({
       ...PointSchema.properties,
-      clientFacingOpened: count('Opened in the seven client-facing categories (whatever the role filter)'),
-      clientFacingShare: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
-        description:
-          'clientFacingOpened over opened in every category: the role mix; null when nothing opened',
-        examples: [0.42],
-      }),
+      clientFacingOpened: Type.Optional(
+        count(
+          'With share=client_facing only: opened in the seven client-facing categories (whatever the role filter)',
+        ),
+      ),
+      clientFacingShare: Type.Optional(
+        Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+          description:
+            'With share=client_facing only: clientFacingOpened over opened in every category, the role mix; ' +
+            'null when nothing opened',
+          examples: [0.42],
+        }),
+      ),
     }),
+  ),
+  byRoleCategory: byRoleCategory(
+    'With by=role_category only: the same periods per category counted with active jobs or events in the range',
   ),
 });
 

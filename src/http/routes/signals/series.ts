@@ -7,7 +7,14 @@ import type { SignalsService } from '../../../signals/service.js';
 import { type ChartPoint, renderSeriesSvg } from '../../../signals/svg.js';
 import { errorResponses } from '../../schemas/common.js';
 import type { App } from '../../types.js';
-import { CompanyHiringSchema, categoriesOrAll, jsonOrSvg, SeriesParams, TrendsSchema } from './schemas.js';
+import {
+  CompanyHiringSchema,
+  categoriesOrAll,
+  jsonOrSvg,
+  SeriesParams,
+  ShareParam,
+  TrendsSchema,
+} from './schemas.js';
 
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
@@ -16,7 +23,7 @@ const CompanyParams = Type.Object({
 });
 const CompanyQuery = Type.Object({ ...SeriesParams }, { additionalProperties: false });
 const TrendsQuery = Type.Object(
-  { ...SeriesParams, ...companyFilterParams() },
+  { ...SeriesParams, ...ShareParam, ...companyFilterParams() },
   { additionalProperties: false },
 );
 
@@ -63,6 +70,7 @@ export function companyHiringRoute(app: App, signals: SignalsService, now: () =>
           'Built from job events: jobs found when the company or a board was first scraped are coverage, not openings. ' +
           'Periods before the company was tracked are absent. Per-category series follow the category a job had ' +
           'when each event happened; a reclassified job moves its active count to the new category. ' +
+          'The total series by default; by=role_category adds the series of each category. ' +
           'With format=svg, the total series as a chart.',
         params: CompanyParams,
         querystring: CompanyQuery,
@@ -75,7 +83,8 @@ export function companyHiringRoute(app: App, signals: SignalsService, now: () =>
     async (request, reply) => {
       const range = parseRange(request.query, now());
       const categories = categoriesOrAll(request.query);
-      const answer = await signals.hiringOf(request.params.id, range, categories);
+      const byCategory = request.query.by === 'role_category' && request.query.format !== 'svg';
+      const answer = await signals.hiringOf(request.params.id, range, categories, byCategory);
       if (!answer) throw notFound(`No company with id or slug '${request.params.id}'`);
       return respond(reply, request.query, answer, `${answer.company.name}: hiring by ${range.interval}`);
     },
@@ -95,19 +104,29 @@ export function trendsRoute(app: App, signals: SignalsService, now: () => number
         description:
           'Every company by default; the company filters of GET /companies (tags, category) narrow it to listed ' +
           'companies that match. Coverage (companies and boards added) never counts as opening. ' +
-          'clientFacingShare is over every category, whatever role_category says. With format=svg, a chart.',
+          'The total series by default; share=client_facing adds the role mix (clientFacingShare, over every ' +
+          'category, whatever role_category says), by=role_category the series of each category. ' +
+          'With format=svg, a chart of the total.',
         querystring: TrendsQuery,
         response: { 200: jsonOrSvg(TrendsSchema, 'The catalog series'), ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
-      const range = parseRange(request.query, now());
-      const answer = await signals.trends(
-        range,
-        categoriesOrAll(request.query),
-        parseCompanyFilters(request.query),
-      );
-      return respond(reply, request.query, answer, `Hiring across the catalog by ${range.interval}`);
+      const q = request.query;
+      const range = parseRange(q, now());
+      const categories = categoriesOrAll(q);
+      const filters = parseCompanyFilters(q);
+      const svg = q.format === 'svg';
+      const [trends, split] = await Promise.all([
+        signals.trends(range, categories, filters),
+        q.by === 'role_category' && !svg ? signals.trendsByCategory(range, categories, filters) : undefined,
+      ]);
+      const series =
+        q.share === 'client_facing'
+          ? trends.series
+          : trends.series.map(({ clientFacingOpened: _o, clientFacingShare: _s, ...p }) => p);
+      const answer = { ...trends, series, ...(split ? { byRoleCategory: split.byRoleCategory } : {}) };
+      return respond(reply, q, answer, `Hiring across the catalog by ${range.interval}`);
     },
   );
 }

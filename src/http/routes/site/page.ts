@@ -46,7 +46,7 @@ export const originOf = (site: Site, request: FastifyRequest): string =>
   site.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
 
 export function pageContext(site: Site, request: FastifyRequest, path: string): PageContext {
-  return { origin: originOf(site, request), path, apiPrefix: site.apiPrefix, nowMs: site.now() };
+  return { origin: originOf(site, request), path, apiPrefix: site.apiPrefix };
 }
 
 export const sendHtml = (reply: FastifyReply, html: string): FastifyReply => reply.type(HTML_TYPE).send(html);
