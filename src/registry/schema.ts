@@ -7,8 +7,8 @@ import { type Static, Type } from 'typebox';
 import { COMPANY_CATEGORIES } from '../catalog/vocabulary.js';
 import { PROVIDERS } from '../sources/types.js';
 
-/** Vendors a registry board may name: the adapters of src/sources/ plus the vendors whose adapters are planned. */
-export const REGISTRY_VENDORS = [...PROVIDERS, 'gem', 'rippling'] as const;
+/** Vendors a registry board may name: those with an adapter in src/sources/. */
+export const REGISTRY_VENDORS = PROVIDERS;
 export type RegistryVendor = (typeof REGISTRY_VENDORS)[number];
 
 /**
