@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 /** Query parameters that carry credentials, by lower-case name. */
 const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|auth|authorization)$/i;
 
-/** Query parameters some route declares (http/strict-query.ts adds each route's): the allow-list of the logs. */
+/** Query parameters some route declares (src/http/limits/strict-query.ts adds each route's): the allow-list of the logs. */
 const LOGGED_PARAMS = new Set<string>();
 
 /** Adds a route's declared query parameters to the ones whose values are logged. */

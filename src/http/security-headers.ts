@@ -8,7 +8,7 @@ import type { App } from './types.js';
  * one (by its hash) and loads styles, images and form targets from this origin only; no MIME sniffing; the
  * referrer cut to the origin when a reader follows a link away; and no framing by other sites (frame-ancestors
  * for current browsers, X-Frame-Options for older ones). JSON and feeds carry them too: a browser that opens one
- * directly gets the same containment. /docs (Swagger UI) sets its own policy over this one (http/docs.ts).
+ * directly gets the same containment. /docs (Swagger UI) sets its own policy over this one (src/http/documents/docs.ts).
  */
 const ENHANCE_HASH = `'sha256-${createHash('sha256').update(ENHANCE_SCRIPT).digest('base64')}'`;
 

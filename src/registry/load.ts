@@ -22,7 +22,7 @@ export function sourcesFileOf(companiesFile: string): string {
 
 /**
  * The entries of a companies file (default: the shipped registry), sorted by domain. Throws AppError
- * BAD_REQUEST listing the first problems when the file or its sources.yaml breaks a rule.
+ * BAD_REQUEST listing the first problems when the file or the registry/sources.yaml beside it breaks a rule.
  */
 export async function loadRegistry(file: string = DEFAULT_REGISTRY_FILE): Promise<RegistryEntry[]> {
   const [companies, sources] = await Promise.all([readYaml(file), readYaml(sourcesFileOf(file))]);

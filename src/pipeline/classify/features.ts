@@ -2,7 +2,7 @@
  * The features the learned role model reads from a posting: the title's words and word pairs, the words of its
  * main segment (before the first separator) and its head noun (the main segment's last word or two: "engineer",
  * "success manager"), and the department's words. Seniority and level words, numbers and single letters are
- * dropped: they never change a role's category (role-taxonomy.md). Shared by the model at run time and by the
+ * dropped: they never change a role's category (docs/sources.md). Shared by the model at run time and by the
  * trainer (scripts/train-classifier.ts), so both read a title the same way.
  */
 import { normalizeTitle } from './normalize.js';

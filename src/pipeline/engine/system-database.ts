@@ -1,6 +1,6 @@
 import type { PostgresDb } from '../../db/postgres.js';
 
-/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from migrate.ts's). */
+/** Advisory lock key serializing DBOS's schema migrations across processes (distinct from src/db/migrate.ts's). */
 const DBOS_MIGRATION_LOCK_KEY = 7_140_612_901;
 
 /**
