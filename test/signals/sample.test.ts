@@ -23,7 +23,7 @@ const json = async (url: string) => {
 
 describe('sample hiring history', () => {
   it('gives the catalog a year of monthly trends with a rising client-facing share', async () => {
-    const data = await json('/api/v1/trends?interval=month&from=2025-11-22');
+    const data = await json('/api/v1/trends?interval=month&from=2025-11-22&share=client_facing');
     expect(data.trackedSince).toBe('2025-11-22');
     expect(data.series).toHaveLength(13);
     const opened = data.series.map((p: { opened: number }) => p.opened);
