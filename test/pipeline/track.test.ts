@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
@@ -6,7 +5,7 @@ import type { TrackSummary } from '../../src/pipeline/track/run.js';
 import type { RegistryEntry } from '../../src/registry/load.js';
 import { loadRegistry } from '../../src/registry/load.js';
 import { freshDatabase, freshDataDir, type TestDatabase } from '../support/db.js';
-import { minGap, startsByHost, startTrackWorld, type TrackWorld } from '../support/track-world.js';
+import { startsByHost, startTrackWorld, type TrackWorld } from '../support/track-world.js';
 import { type Child, startChild } from './support.js';
 
 /**
@@ -17,15 +16,13 @@ import { type Child, startChild } from './support.js';
  * company; a third finds everything done. Vendor hosts see one request at a time, never closer than the gap.
  */
 
-/** Above the default gap of every vendor API host (OUTBOUND_API_GAP_MS, 100 ms): track's own setting is in force. */
-const GAP_MS = 150;
 /**
- * Requests leave the client at least GAP_MS apart. The fakes run in this process, so an arrival is seen late by
- * as much as this process's event loop was held up then (measured below), and a few ms of loopback.
+ * Above the default gap of every vendor API host (OUTBOUND_API_GAP_MS, 100 ms): track's own setting is in force.
+ * The spacing itself is proven with an injected clock in test/net/client.test.ts; arrival times seen here on a
+ * loaded machine cannot prove it, so this test checks what does not depend on timing: one request in flight.
  */
-const LOOPBACK_MS = 5;
+const GAP_MS = 150;
 const RIPPLING_GAP_MS = 400;
-const lag = monitorEventLoopDelay({ resolution: 5 });
 const POSTINGS = 2;
 
 let registry: RegistryEntry[];
@@ -83,7 +80,6 @@ const boardFetches = () => world.ats.requests.filter((r) => !/robots\.txt$/.test
 
 describe('frontline track over the whole registry, offline', () => {
   it('killed part-way, resumed: every company listed, only the planted gone board failed, nothing doubled', async () => {
-    lag.enable();
     const first = await track();
     // Killed once about a third of the registry's vendor calls were answered.
     const third = Math.max(2, Math.floor(registry.length / 3));
@@ -124,16 +120,10 @@ describe('frontline track over the whole registry, offline', () => {
       expect(moved[0]?.evidence).toBe('link');
     });
 
-    // Politeness: one request at a time per vendor host, starts at least the gap apart (the storm's retries too).
-    lag.disable();
-    const seenLate = lag.max / 1e6;
+    // Politeness: one request at a time per vendor host (the storm's retries too).
     const hosts = startsByHost(world.ats);
     expect(hosts.size).toBeGreaterThan(1);
-    for (const [host, starts] of hosts) {
-      expect(world.ats.peakInFlight.get(host), host).toBe(1);
-      const gap = host.startsWith('api.rippling.com') ? RIPPLING_GAP_MS : GAP_MS;
-      expect(minGap(starts), host).toBeGreaterThanOrEqual(gap - seenLate - LOOPBACK_MS);
-    }
+    for (const host of hosts.keys()) expect(world.ats.peakInFlight.get(host), host).toBe(1);
   }, 900_000);
 
   it('a run over a registry already tracked finds every run finished and calls no vendor', async () => {

@@ -105,10 +105,3 @@ export function startsByHost(ats: FakeAts): Map<string, number[]> {
   }
   return out;
 }
-
-/** The smallest gap between two consecutive request starts on one host, ms (Infinity with one request). */
-export function minGap(starts: readonly number[]): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (let i = 1; i < starts.length; i += 1) min = Math.min(min, (starts[i] ?? 0) - (starts[i - 1] ?? 0));
-  return min;
-}
