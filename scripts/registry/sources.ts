@@ -136,11 +136,11 @@ const ATS_COMPANY_FILES = [
 export const SOURCES: SourceSpec[] = [
   {
     id: 'ats-companies',
-    repository: 'shivavvs7/ats-scrapers',
-    commit: '7969eb2a8333034a4109234a07c974fab1b1f7a0',
+    repository: 'complete-labs/ats-scrapers',
+    commit: '85a2de50002f571f3b2acd5d04b5945abf322202',
     licence: 'MIT',
     contributes:
-      'Job boards with the display name of their company, one CSV per vendor (a fork of kalil0321/ats-scrapers, ' +
+      'Job boards with the display name of their company, one CSV per vendor (an MIT fork of kalil0321/ats-scrapers, ' +
       'whose scrapers read every listed board); display names that are .ai domains.',
     paths: ATS_COMPANY_FILES.map((v) => `ats-companies/${v}.csv`),
     discovered: true,
