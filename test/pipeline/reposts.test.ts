@@ -7,7 +7,8 @@ import { startVendorWorld, type VendorWorld } from '../support/vendor-world.js';
  * A posting's lifecycle through the real onboarding and scrape workflows, on a fake Greenhouse board that closes
  * postings and posts them again under new ids: the board's own dates are kept, a repost is linked to its closed
  * earlier self (same requisition id; or same title and location within 30 days of its last sighting) and keeps
- * its first dates; another location, another requisition or a longer gap is a new opening.
+ * its first dates and counts in the hiring signals as the earlier opening back ('reopened'), not as a new one;
+ * another location, another requisition or a longer gap is a new opening.
  */
 
 const DAY = 86_400_000;
@@ -167,6 +168,16 @@ describe('posting lifecycle', () => {
     expect(elsewhere.firstSeenAt).toBe(new Date(t.clock.now()).toISOString());
     expect(await detail('205')).toMatchObject({ repostOf: null, reposts: 0 });
     expect(await detail('101')).toMatchObject({ active: false, repostOf: null });
+  });
+
+  it("counts a repost as the earlier opening back, not as a new opening in the company's hiring", async () => {
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const res = await t.get(`/api/v1/companies/repco/hiring?interval=day&from=${day}&to=${day}`);
+    expect(res.statusCode, res.body).toBe(200);
+    // That scrape closed 101 to 105 and listed 201 (repost of 101), 202 (of 102), 203 and 205 (new openings).
+    expect(res.json().data.series).toEqual([
+      expect.objectContaining({ period: day, opened: 2, reopened: 2, closed: 5, active: 4 }),
+    ]);
   });
 
   it('counts a chain of reposts and keeps the first date through it', async () => {

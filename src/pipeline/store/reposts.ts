@@ -11,6 +11,7 @@ import { norm } from './duplicates.js';
  * seen open most recently is taken (the latest of a chain), and a closed job is linked to one successor at most.
  * The new job then records which job it repeats (reposted_from), counts the reposts of the chain, and keeps the
  * earlier dates: posted_at and first_seen_at are the least of both, so a repost never looks new.
+ * Its 'opened' event becomes 'reopened': the hiring signals count the opening once, when it first appeared.
  */
 
 export const REPOST_WINDOW_DAYS = 30;
@@ -46,6 +47,18 @@ const LINK_REPOSTS = `WITH fresh AS (
    FROM chosen c WHERE j.id = c.new_id
    RETURNING j.id`;
 
+/**
+ * The insert trigger recorded the linked jobs' arrival as 'opened'; a repost is the earlier opening back, so the
+ * event is replaced by a 'reopened' one at the same time. A delete and an insert, since the hiring rollups follow
+ * job_events by inserts and deletes only.
+ */
+const RECORD_AS_REOPENED = `WITH opened AS (
+     DELETE FROM job_events WHERE job_id = ANY($1::uuid[]) AND kind = 'opened'
+     RETURNING job_id, company_id, role_category, at
+   )
+   INSERT INTO job_events (job_id, company_id, kind, role_category, at)
+   SELECT job_id, company_id, 'reopened', role_category, at FROM opened ORDER BY at, job_id`;
+
 /** Links the jobs `insertedIds` of company `companyId` to the closed jobs they repost; returns the linked ids. */
 export async function linkReposts(
   tx: Queryable,
@@ -56,5 +69,7 @@ export async function linkReposts(
   if (insertedIds.length === 0) return [];
   const since = new Date(nowMs - REPOST_WINDOW_DAYS * DAY_MS);
   const rows = await tx.query<{ id: string }>(LINK_REPOSTS, [companyId, insertedIds, since]);
-  return rows.map((r) => r.id);
+  const linked = rows.map((r) => r.id);
+  if (linked.length > 0) await tx.query(RECORD_AS_REOPENED, [linked]);
+  return linked;
 }
