@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/port.js';
 import type { TrackSummary } from '../../src/pipeline/track/run.js';
 import type { RegistryEntry } from '../../src/registry/load.js';
 import { loadRegistry } from '../../src/registry/load.js';
-import { freshDatabase, freshDataDir, type TestDatabase } from '../support/db.js';
+import { freshDatabase, freshDataDirWithVectors, type TestDatabase } from '../support/db.js';
 import { startsByHost, startTrackWorld, type TrackWorld } from '../support/track-world.js';
 import { type Child, startChild } from './support.js';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   registry = await loadRegistry();
   world = await startTrackWorld(registry, { postings: POSTINGS });
   if (process.env.TEST_DATABASE_URL) database = await freshDatabase();
-  else dataDir = await freshDataDir();
+  else dataDir = await freshDataDirWithVectors();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -7,6 +16,7 @@ import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
+import { cachePath, loadWordVectors } from '../../src/search/embedders/word-vectors.js';
 
 /**
  * A fresh, empty database for one test file. With TEST_DATABASE_URL set (CI's second pass) it is a new database
@@ -48,6 +58,24 @@ export async function freshDataDir(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'frontline-test-data-'));
   cpSync(await pgliteTemplate(), dir, { recursive: true });
   rmSync(join(dir, 'frontline.pid'), { force: true });
+  return dir;
+}
+
+/**
+ * As freshDataDir, with the word-vector cache in place: a process's first start on a new data directory builds it
+ * (seconds of CPU, test/fleet/first-start.test.ts is about that), which a test about something else need not pay
+ * in every child. One cache is built per machine and linked into each directory (copied across file systems).
+ */
+export async function freshDataDirWithVectors(): Promise<string> {
+  const dir = await freshDataDir();
+  const shared = join(tmpdir(), 'frontline-word-vectors');
+  loadWordVectors(shared);
+  mkdirSync(join(dir, 'cache'), { recursive: true });
+  try {
+    linkSync(cachePath(shared), cachePath(join(dir, 'cache')));
+  } catch {
+    copyFileSync(cachePath(shared), cachePath(join(dir, 'cache')));
+  }
   return dir;
 }
 
