@@ -121,7 +121,11 @@ describe('bundled sample catalog', () => {
   });
 
   it('states structured pay on most postings, per year and per hour, in several currencies', async () => {
-    const rows = await t.deps.db.query<{ currency: string | null; period: string | null; source: string | null }>(
+    const rows = await t.deps.db.query<{
+      currency: string | null;
+      period: string | null;
+      source: string | null;
+    }>(
       'SELECT salary_currency AS currency, salary_period AS period, salary_source AS source FROM jobs WHERE active',
     );
     const paid = rows.filter((r) => r.currency !== null);
@@ -135,13 +139,17 @@ describe('bundled sample catalog', () => {
     const fde = data.find((j: { title: string }) => j.title === example.title);
     const detail = (await json(`/api/v1/jobs/${fde.id}`)).data;
     expect(detail.salary).toEqual({ ...example.salary, source: 'structured' });
-    // salary_min finds it: its annual top is at least the bottom of its own range.
-    const top = await json(`/api/v1/jobs?company=anthropic&salary_min=${example.salary!.max}&salary_currency=USD`);
+    // salary_min finds it at the top of its own range.
+    const top = await json(
+      `/api/v1/jobs?company=anthropic&salary_min=${example.salary!.max}&salary_currency=USD`,
+    );
     expect(top.data.map((j: { id: string }) => j.id)).toContain(fde.id);
   });
 
   it('flags remote only the postings that are remote only: a hybrid one is not remote', async () => {
-    const hybrid = SAMPLE_CATALOG.companies.flatMap((c) => c.jobs).filter((j) => j.location.includes('(Hybrid)'));
+    const hybrid = SAMPLE_CATALOG.companies
+      .flatMap((c) => c.jobs)
+      .filter((j) => j.location.includes('(Hybrid)'));
     expect(hybrid.length).toBeGreaterThan(0);
     expect(hybrid.every((j) => !j.remote)).toBe(true);
     const remote = await json('/api/v1/jobs?remote_only=true&limit=50', t.token);
