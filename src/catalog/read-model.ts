@@ -1,4 +1,6 @@
+import type { JobOrder } from './fields/job-order.js';
 import type { FacetCounts } from './sql/facets.js';
+import type { JobCard } from './sql/jobs.js';
 import type {
   CatalogStats,
   CompanyDetail,
@@ -30,8 +32,15 @@ export interface Listing<T> {
  * composition root (src/deps.ts, READ_MODEL).
  */
 export interface CatalogReadModel {
-  /** One page of active jobs in the /jobs order (or, with updated_since, the delta order) and the total. */
-  listJobs(filters: JobFilters, page: Slice): Promise<Listing<JobListItem>>;
+  /**
+   * One page of active jobs in the /jobs order, or in `order` (default newest), or with updated_since the delta
+   * order, and the total.
+   */
+  listJobs(filters: JobFilters, page: Slice, order?: JobOrder): Promise<Listing<JobListItem>>;
+  /** The active jobs of `ids` (a search shortlist) in `order`, newest or pay, instead of their rank. */
+  orderJobIds(ids: readonly string[], order: JobOrder): Promise<string[]>;
+  /** A listing page's extras of each job of `ids` (pay, first seen), by id. */
+  jobCards(ids: readonly string[]): Promise<Map<string, JobCard>>;
   /** One page of active companies in the /companies order and the total. */
   listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>>;
   /**

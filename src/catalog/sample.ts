@@ -18,7 +18,10 @@ export interface SampleJob {
   roleCategory: RoleCategory;
   department: string;
   location: string;
+  /** Remote only: a hybrid or on-site posting is false (its location says "(Hybrid)" where it is hybrid). */
   remote: boolean;
+  /** The stated pay range, as a vendor's structured field gives it; absent where the posting states none. */
+  salary?: { min: number; max: number; currency: string; period: 'year' | 'hour' | 'day' };
   /** 0 = today (between 00:00 UTC and now). */
   daysAgo: number;
   /** Time of day in minutes; for today it is scaled into the part of the day already past. */
@@ -30,6 +33,8 @@ export interface SampleCompany {
   domain: string;
   oneLiner: string;
   category: CompanyCategory;
+  /** Hires for client-facing roles for the first time: its generated history has none of them. */
+  newlyHiring?: boolean;
   tags: Record<TagDimension, string[]>;
   jobs: SampleJob[];
 }
@@ -80,6 +85,10 @@ interface SampleJobColumns {
   remote: boolean[];
   department: string[];
   category: string[];
+  payMin: (number | null)[];
+  payMax: (number | null)[];
+  payCurrency: (string | null)[];
+  payPeriod: (string | null)[];
   url: string[];
   description: string[];
   postedAt: string[];
@@ -96,6 +105,10 @@ function emptySampleJobColumns(): SampleJobColumns {
     remote: [],
     department: [],
     category: [],
+    payMin: [],
+    payMax: [],
+    payCurrency: [],
+    payPeriod: [],
     url: [],
     description: [],
     postedAt: [],
@@ -121,10 +134,14 @@ function pushSampleJobs(
     job.remote.push(j.remote);
     job.department.push(j.department);
     job.category.push(j.roleCategory);
+    job.payMin.push(j.salary?.min ?? null);
+    job.payMax.push(j.salary?.max ?? null);
+    job.payCurrency.push(j.salary?.currency ?? null);
+    job.payPeriod.push(j.salary?.period ?? null);
     job.url.push(`https://${company.domain}/careers#sample-${n}`);
     job.description.push(
       `Sample posting: this is not a real opening at ${company.name}. It illustrates a ${j.title} role ` +
-        `(${j.department}, ${j.location}${j.remote ? ', remote-friendly' : ''}) in the Frontline sample ` +
+        `(${j.department}, ${j.location}${j.remote ? ', remote' : ''}) in the Frontline sample ` +
         `catalog. See ${company.domain} for the company's actual openings.`,
     );
     job.postedAt.push(samplePostedAt(j, nowMs).toISOString());
@@ -160,13 +177,17 @@ async function upsertSampleCompany(
 async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date): Promise<void> {
   await tx.query(
     `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
-       role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
+       role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at,
+       salary_min, salary_max, salary_currency, salary_period, salary_source)
      SELECT w.id, w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote,
-       w.department, w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
+       w.department, w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12,
+       w.pay_min, w.pay_max, w.pay_currency, w.pay_period,
+       CASE WHEN w.pay_min IS NOT NULL THEN 'structured' END
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
-       $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[])
+       $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[], $14::numeric[], $15::numeric[],
+       $16::text[], $17::text[])
        AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-            description, posted_at, id)
+            description, posted_at, id, pay_min, pay_max, pay_currency, pay_period)
      ON CONFLICT DO NOTHING`,
     [
       job.company,
@@ -182,6 +203,10 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
       job.postedAt,
       now,
       job.id,
+      job.payMin,
+      job.payMax,
+      job.payCurrency,
+      job.payPeriod,
     ],
   );
 }
@@ -192,6 +217,7 @@ export interface LoadedSampleCompany {
   slug: string;
   name: string;
   domain: string;
+  newlyHiring: boolean;
 }
 
 /** What fills in with the sample in its transaction (the composition root passes the signals' history). */
@@ -221,7 +247,13 @@ export async function loadSampleCatalog(
     for (const company of SAMPLE_CATALOG.companies) {
       const { id, slug } = await upsertSampleCompany(tx, company, nowMs);
       ids.push(id);
-      loaded.push({ id, slug, name: company.name, domain: company.domain });
+      loaded.push({
+        id,
+        slug,
+        name: company.name,
+        domain: company.domain,
+        newlyHiring: company.newlyHiring === true,
+      });
       pushSampleJobs(job, company, id, slug, nowMs);
     }
     await insertSampleJobs(tx, job, new Date(nowMs));

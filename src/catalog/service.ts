@@ -1,5 +1,7 @@
+import type { JobOrder } from './fields/job-order.js';
 import type { CatalogReadModel, Listing, Slice } from './read-model.js';
 import type { CatalogSearch } from './search-port.js';
+import type { JobCard } from './sql/jobs.js';
 import type {
   CatalogStats,
   CompanyDetail,
@@ -40,12 +42,12 @@ export class CatalogService {
     filters: JobFilters,
     search: string | undefined,
     page: Slice,
-    opts: { explain?: boolean; facets?: readonly string[] } = {},
+    opts: { explain?: boolean; facets?: readonly string[]; order?: JobOrder } = {},
   ): Promise<Listing<JobListItem>> {
     const read = this.opts.read;
     if (search === undefined) {
       const [listing, facets] = await Promise.all([
-        read.listJobs(filters, page),
+        read.listJobs(filters, page, opts.order),
         opts.facets && read.jobFacets(filters, opts.facets),
       ]);
       return facets ? { ...listing, facets } : listing;
@@ -55,7 +57,10 @@ export class CatalogService {
       opts.explain && port.explainJobs
         ? await port.explainJobs(search, filters, this.opts.shortlist)
         : undefined;
-    const ids = scored?.map((s) => s.id) ?? (await port.searchJobs(search, filters, this.opts.shortlist));
+    const ranked = scored?.map((s) => s.id) ?? (await port.searchJobs(search, filters, this.opts.shortlist));
+    // Another order than relevance sorts the shortlist: the same matches, newest or best paid first.
+    const order = opts.order;
+    const ids = order && order.by !== 'relevance' ? await read.orderJobIds(ranked, order) : ranked;
     const rows = await this.opts.read.jobItemsByIds(ids.slice(page.offset, page.offset + page.limit));
     const mark = port.highlighter?.(search);
     const scores = new Map(scored?.map((s) => [s.id, s]));
@@ -95,6 +100,11 @@ export class CatalogService {
   /** Prepares the read model after a start (the replica load is already under way). */
   warm(): Promise<void> {
     return this.opts.read.warm();
+  }
+
+  /** A listing page's extras of its jobs (pay, first seen), by id. */
+  jobCards(ids: readonly string[]): Promise<Map<string, JobCard>> {
+    return this.opts.read.jobCards(ids);
   }
 
   getJob(id: string): Promise<JobDetail | undefined> {

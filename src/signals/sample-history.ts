@@ -7,7 +7,9 @@ import { DAY_MS, dayOf } from './periods.js';
  * something on a fresh start. Seeded by each company's domain: the same history (relative to the day it is
  * loaded) every time. Every job it adds is inactive, marked is_sample, source 'sample', and says "generated
  * history" in its description. The sample's current postings become openings on their posting day; most
- * companies are tracked for a year, every fifth for 90 to 240 days (so the series show where tracking began).
+ * companies are tracked for a year, every fifth for 90 to 240 days (so the series show where tracking began). A
+ * company the sample marks newly hiring has no client-facing role in its history: its current ones, all posted in
+ * the last 30 days, make it newly hiring for them (GET /api/v1/signals/newly-hiring).
  */
 
 export const SAMPLE_HISTORY_DAYS = 365;
@@ -17,6 +19,8 @@ export interface SampleHistoryCompany {
   name: string;
   slug: string;
   domain: string;
+  /** Its history has no client-facing role, so its current ones make it newly hiring for them. */
+  newlyHiring?: boolean;
 }
 
 export async function loadSampleHistory(
@@ -48,7 +52,7 @@ export async function loadSampleHistory(
           nowMs,
           initialJobs: 3 + Math.floor(random() * 8),
           weeklyOpenings: 0.4 + random() * 1.6,
-          clientFacingShare: [0.3, 0.65],
+          clientFacingShare: c.newlyHiring ? [0, 0] : [0.3, 0.65],
         },
         random,
       ),

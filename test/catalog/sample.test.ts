@@ -120,6 +120,55 @@ describe('bundled sample catalog', () => {
     expect(new Set(counts).size).toBe(data.length);
   });
 
+  it('states structured pay on most postings, per year and per hour, in several currencies', async () => {
+    const rows = await t.deps.db.query<{
+      currency: string | null;
+      period: string | null;
+      source: string | null;
+    }>(
+      'SELECT salary_currency AS currency, salary_period AS period, salary_source AS source FROM jobs WHERE active',
+    );
+    const paid = rows.filter((r) => r.currency !== null);
+    expect(paid.length / rows.length).toBeGreaterThan(0.7);
+    expect(paid.every((r) => r.source === 'structured')).toBe(true);
+    expect(new Set(paid.map((r) => r.currency))).toEqual(new Set(['USD', 'EUR', 'GBP', 'CAD', 'SGD']));
+    expect(new Set(paid.map((r) => r.period))).toEqual(new Set(['year', 'hour', 'day']));
+    // The API reference's example job states its pay, as the detail shows it.
+    const example = SAMPLE_CATALOG.companies[0]!.jobs[0]!;
+    const { data } = await json('/api/v1/jobs?company=anthropic&limit=20');
+    const fde = data.find((j: { title: string }) => j.title === example.title);
+    const detail = (await json(`/api/v1/jobs/${fde.id}`)).data;
+    expect(detail.salary).toEqual({ ...example.salary, source: 'structured' });
+    // salary_min finds it at the top of its own range.
+    const top = await json(
+      `/api/v1/jobs?company=anthropic&salary_min=${example.salary!.max}&salary_currency=USD`,
+    );
+    expect(top.data.map((j: { id: string }) => j.id)).toContain(fde.id);
+  });
+
+  it('flags remote only the postings that are remote only: a hybrid one is not remote', async () => {
+    const hybrid = SAMPLE_CATALOG.companies
+      .flatMap((c) => c.jobs)
+      .filter((j) => j.location.includes('(Hybrid)'));
+    expect(hybrid.length).toBeGreaterThan(0);
+    expect(hybrid.every((j) => !j.remote)).toBe(true);
+    const remote = await json('/api/v1/jobs?remote_only=true&limit=50', t.token);
+    expect(remote.meta.total).toBeGreaterThan(0);
+    for (const j of remote.data) expect(j.location, j.title).toMatch(/^Remote - /);
+  });
+
+  it('has companies newly hiring for client-facing roles in the last 30 days', async () => {
+    const marked = SAMPLE_CATALOG.companies.filter((c) => c.newlyHiring).map((c) => c.domain);
+    expect(marked.length).toBeGreaterThanOrEqual(3);
+    const { data } = await json('/api/v1/signals/newly-hiring?client_facing=true');
+    const slugs = data.companies.map((c: { company: { slug: string } }) => c.company.slug);
+    const domains = await t.deps.db.query<{ slug: string; domain: string }>(
+      'SELECT slug, domain FROM companies WHERE slug = ANY($1::text[])',
+      [slugs],
+    );
+    expect(domains.map((d) => d.domain).sort()).toEqual([...marked].sort());
+  });
+
   it('does not load into a catalog that already has companies', async () => {
     await t.deps.db.transaction(async (tx) => {
       await tx.query('DELETE FROM jobs');

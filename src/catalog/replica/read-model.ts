@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/port.js';
+import type { JobOrder } from '../fields/job-order.js';
 import type { CatalogReadModel, Listing, Slice } from '../read-model.js';
 import type { FacetCounts } from '../sql/facets.js';
-import { getJob, JobRowReader } from '../sql/jobs.js';
+import { getJob, type JobCard, JobRowReader } from '../sql/jobs.js';
 import { SqlReadModel } from '../sql/sql-read-model.js';
 import type {
   CatalogStats,
@@ -40,8 +41,19 @@ export class ReplicaReadModel implements CatalogReadModel {
     this.sql = new SqlReadModel(db);
   }
 
-  async listJobs(filters: JobFilters, page: Slice): Promise<Listing<JobListItem>> {
+  async listJobs(filters: JobFilters, page: Slice, order?: JobOrder): Promise<Listing<JobListItem>> {
+    // The replica keeps the /jobs order only: another order is answered by SQL.
+    if (order && order.by !== 'newest') return this.sql.listJobs(filters, page, order);
     return (await this.jobs.list(filters, page)) ?? this.sql.listJobs(filters, page);
+  }
+
+  orderJobIds(ids: readonly string[], order: JobOrder): Promise<string[]> {
+    return this.sql.orderJobIds(ids, order);
+  }
+
+  /** Pay is not kept in the replica as the page shows it (a range, a period): read from the page's rows. */
+  jobCards(ids: readonly string[]): Promise<Map<string, JobCard>> {
+    return this.sql.jobCards(ids);
   }
 
   async listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>> {

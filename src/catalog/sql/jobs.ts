@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/port.js';
 import { postingUrl, webUrlOr } from '../../net/web-url.js';
 import { parseLocations } from '../../sources/normalize/locations.js';
 import { jobChangedAt } from '../fields/job-filters.js';
+import { type JobOrder, jobOrderSql } from '../fields/job-order.js';
 import { isDelta, jobCountSql, jobFilterSql, type SqlFragment } from '../filters.js';
 import { isoFromMicros, micros } from '../micros.js';
 import {
@@ -42,26 +43,44 @@ const toListItem = (r: JobListRow): JobListItem => ({
   postedAt: r.posted_at.toISOString(),
 });
 
-/** One page of active jobs, most recently posted first; id descending breaks ties so pages never overlap. */
+/**
+ * One page of active jobs, most recently posted first (or in `order`); id descending breaks ties so pages never
+ * overlap.
+ */
 export async function listJobs(
   db: Queryable,
   filters: JobFilters,
   page: { limit: number; offset: number },
+  order: JobOrder = { by: 'newest' },
 ): Promise<{ items: JobListItem[]; total: number }> {
   if (isDelta(filters)) return listChanges(db, filters, page);
   const where = jobFilterSql(filters, 1);
   const n = where.params.length;
+  const params: unknown[] = [...where.params, page.limit, page.offset];
+  const orderBy = jobOrderSql(order, (v) => `$${params.push(v)}`);
   // Deferred join: the offset walks ids in an index (index-only where it can) and only the page's rows are then
   // read and joined; joining before the offset costs ~100x on the deepest token page (offset 950 of 100k rows).
   const rows = await db.query<JobListRow>(
     `SELECT ${LIST_COLUMNS}
      FROM (SELECT j.id FROM jobs j WHERE ${where.sql}
-           ORDER BY j.posted_at DESC, j.id DESC LIMIT $${n + 1} OFFSET $${n + 2}) p
+           ORDER BY ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}) p
      JOIN jobs j ON j.id = p.id JOIN companies c ON c.id = j.company_id
-     ORDER BY j.posted_at DESC, j.id DESC`,
-    [...where.params, page.limit, page.offset],
+     ORDER BY ${orderBy}`,
+    params,
   );
   return { items: rows.map(toListItem), total: await countJobs(db, filters, where, rows.length, page) };
+}
+
+/** The active jobs of `ids` (a search shortlist) in `order` instead of their rank; others are skipped. */
+export async function orderJobIds(db: Queryable, ids: readonly string[], order: JobOrder): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const params: unknown[] = [ids];
+  const orderBy = jobOrderSql(order, (v) => `$${params.push(v)}`);
+  const rows = await db.query<{ id: string }>(
+    `SELECT j.id FROM jobs j WHERE j.id = ANY($1::uuid[]) AND j.active ORDER BY ${orderBy}`,
+    params,
+  );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -297,4 +316,48 @@ export async function getJob(
     classification: { category: d.roleCategory, rule: d.classificationRule },
     company: { ...company, website: webUrlOr(company.website, null) },
   };
+}
+
+/** What a listing page shows of a job beyond its list item: its stated pay and when the catalog first saw it. */
+export interface JobCard {
+  salary: SalaryRange | null;
+  /** ISO 8601 UTC. */
+  firstSeenAt: string;
+}
+
+/** The cards of `ids` (a page's jobs), by id; ids unknown are missing. */
+export async function jobCardsByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, JobCard>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{
+    id: string;
+    first_seen_at: Date;
+    min: string | null;
+    max: string | null;
+    currency: string | null;
+    period: SalaryRange['period'] | null;
+    source: SalaryRange['source'] | null;
+  }>(
+    `SELECT id, first_seen_at, salary_min::text AS min, salary_max::text AS max, salary_currency AS currency,
+       salary_period AS period, salary_source AS source
+     FROM jobs WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        firstSeenAt: r.first_seen_at.toISOString(),
+        salary:
+          r.min && r.max && r.currency && r.period && r.source
+            ? {
+                min: Number(r.min),
+                max: Number(r.max),
+                currency: r.currency,
+                period: r.period,
+                source: r.source,
+              }
+            : null,
+      },
+    ]),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import type { JobOrder } from '../fields/job-order.js';
 import type { CatalogReadModel, Listing, Slice } from '../read-model.js';
 import { listTags } from '../tags.js';
 import type {
@@ -13,15 +14,23 @@ import type {
 } from '../types.js';
 import { companiesByIds, getCompany, listCompanies } from './companies.js';
 import { companyFacets, type FacetCounts, jobFacets } from './facets.js';
-import { getJob, jobsByIds, listJobs } from './jobs.js';
+import { getJob, type JobCard, jobCardsByIds, jobsByIds, listJobs, orderJobIds } from './jobs.js';
 import { getStats } from './stats.js';
 
 /** The reference read model: every read is a query (jobs.ts, companies.ts, tags.ts, stats.ts). */
 export class SqlReadModel implements CatalogReadModel {
   constructor(private readonly db: Queryable) {}
 
-  listJobs(filters: JobFilters, page: Slice): Promise<Listing<JobListItem>> {
-    return listJobs(this.db, filters, page);
+  listJobs(filters: JobFilters, page: Slice, order?: JobOrder): Promise<Listing<JobListItem>> {
+    return listJobs(this.db, filters, page, order);
+  }
+
+  orderJobIds(ids: readonly string[], order: JobOrder): Promise<string[]> {
+    return orderJobIds(this.db, ids, order);
+  }
+
+  jobCards(ids: readonly string[]): Promise<Map<string, JobCard>> {
+    return jobCardsByIds(this.db, ids);
   }
 
   listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>> {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { JOB_ORDER_PARAMS, parseJobOrder } from '../../../catalog/fields/job-order.js';
 import { jobFilterParams, parseJobFilters } from '../../../catalog/filters.js';
 import type { CatalogService } from '../../../catalog/service.js';
 import { jobFacetNames, parseJobFacets } from '../../../catalog/sql/facets.js';
@@ -21,6 +22,7 @@ export const JobsQuery = Type.Object(
 const ListJobsQuery = Type.Object(
   {
     ...JobsQuery.properties,
+    ...JOB_ORDER_PARAMS,
     facets: FacetsParam(jobFacetNames(), 'role_category,remote'),
     explain: Type.Optional(
       Type.Boolean({
@@ -47,7 +49,7 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
         summary: 'List active jobs',
         description:
           'Most recently posted first (ties by id, descending). With search: ranked by relevance, a shortlist of at ' +
-          'most 100. Page size defaults to 20 and is clamped to 20 anonymous, 50 with a token; offsets past the ' +
+          'most 100. sort=pay lists the best paid first; sort=newest orders a search shortlist by date. Page size defaults to 20 and is clamped to 20 anonymous, 50 with a token; offsets past the ' +
           "tier's result window (100 rows anonymous, 1,000 with a token) are RESULT_WINDOW_EXCEEDED.",
         querystring: ListJobsQuery,
         response: { 200: listOf(JobListItemSchema, 'Jobs and pagination meta'), ...errorResponses(400, 403) },
@@ -64,7 +66,12 @@ export function listJobsRoute(app: App, catalog: CatalogService): void {
         );
       }
       const search = optionalText(request.query.search);
-      const result = await catalog.listJobs(filters, search, page, { explain, ...(facets && { facets }) });
+      const order = parseJobOrder(request.query, search);
+      const result = await catalog.listJobs(filters, search, page, {
+        explain,
+        order,
+        ...(facets && { facets }),
+      });
       return { data: result.items, meta: pageMeta(page, result.total, result.facets) };
     },
   );
