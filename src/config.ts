@@ -98,7 +98,8 @@ export interface Config {
    * 1000 ms).
    */
   track: { vendors: Provider[]; hostConcurrency: number; hostGapMs: number };
-  userAgentContact: string;
+  /** Who a site's operator reaches about our crawler (USER_AGENT_CONTACT); unset: PUBLIC_BASE_URL, or none. */
+  userAgentContact: string | undefined;
   scrapeIntervalMinutes: number;
   /** Workflow runs one worker process executes at once. */
   workerConcurrency: number;
@@ -346,7 +347,7 @@ function readOutbound(r: Reader) {
       hostConcurrency: r.int('TRACK_HOST_CONCURRENCY', 1, 1, 64),
       hostGapMs: r.int('TRACK_HOST_GAP_MS', 1_000, 0, 600_000),
     },
-    userAgentContact: r.str('USER_AGENT_CONTACT', 'https://github.com/frontline/frontline'),
+    userAgentContact: r.url('USER_AGENT_CONTACT', ['http:', 'https:', 'mailto:']),
   } satisfies Partial<Config>;
 }
 

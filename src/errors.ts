@@ -71,3 +71,43 @@ export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 
 /** A dependency (database, Redis) is down: clients retry later (the HTTP layer answers 503). */
 export const unavailable = (message: string) => new UnavailableError(message, 5);
+
+/** One failure of a JSON Schema validator (Ajv's shape), as the API and the MCP tools report it. */
+export interface ValidationIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * The sentence for a validation failure, naming what failed as `where` calls it ("query parameter", "field",
+ * "argument"): "Invalid query parameter 'role_category': must be one of: fde, csm, ...". `whole` names the value
+ * itself when the failure is not in one of its members.
+ */
+export function describeInvalid(where: string, issues: readonly ValidationIssue[], whole: string): string {
+  const issue = issues[0];
+  if (!issue) return 'Malformed request';
+  const name = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const member = (child: string) => `'${name ? `${name}.` : ''}${child}'`;
+  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') {
+    return `Missing required ${where} ${member(issue.params.missingProperty)}`;
+  }
+  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
+    return `Unknown ${where} ${member(issue.params.additionalProperty)}`;
+  }
+  let detail = issue.message ?? 'is invalid';
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
+    detail = `must be one of: ${issue.params.allowedValues.join(', ')}`;
+  } else if (issue.keyword === 'type' && issue.params?.type === 'boolean') {
+    detail = 'must be true or false';
+  } else if (issue.keyword === 'type' && issue.params?.type === 'integer') {
+    detail = 'must be an integer';
+  } else if (issue.keyword === 'pattern' || issue.keyword === 'format') {
+    detail =
+      issue.keyword === 'format'
+        ? `must be a valid ${String(issue.params?.format)}`
+        : 'has an invalid format';
+  }
+  return `Invalid ${where} '${name || whole}': ${detail}`;
+}

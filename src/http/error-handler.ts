@@ -2,11 +2,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import {
   AppError,
+  describeInvalid,
   type ErrorCode,
   ShedError,
   UnavailableError,
   UpstreamError,
   unavailable,
+  type ValidationIssue,
 } from '../errors.js';
 import { isPage, prefersHtml } from './route-config.js';
 
@@ -77,42 +79,11 @@ export function sendError(reply: FastifyReply, err: AppError, asPage = isPage(re
   return reply.status(status).send({ error: { code: err.code, message: err.message } });
 }
 
-interface ValidationIssue {
-  instancePath?: string;
-  keyword?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
 /** Turns an Ajv validation failure into a message that names the parameter, e.g. "limit must be an integer". */
 export function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
-  const issue = issues[0];
-  if (!issue) return 'Malformed request';
   const where =
     context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
-  let name = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') {
-    const missing = issue.params.missingProperty;
-    return `Missing required ${where} '${name ? `${name}.` : ''}${missing}'`;
-  }
-  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
-    return `Unknown ${where} '${name ? `${name}.` : ''}${issue.params.additionalProperty}'`;
-  }
-  if (!name) name = context === 'body' ? 'body' : '(root)';
-  let detail = issue.message ?? 'is invalid';
-  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
-    detail = `must be one of: ${issue.params.allowedValues.join(', ')}`;
-  } else if (issue.keyword === 'type' && issue.params?.type === 'boolean') {
-    detail = 'must be true or false';
-  } else if (issue.keyword === 'type' && issue.params?.type === 'integer') {
-    detail = 'must be an integer';
-  } else if (issue.keyword === 'pattern' || issue.keyword === 'format') {
-    detail =
-      issue.keyword === 'format'
-        ? `must be a valid ${String(issue.params?.format)}`
-        : 'has an invalid format';
-  }
-  return `Invalid ${where} '${name}': ${detail}`;
+  return describeInvalid(where, issues, context === 'body' ? 'body' : '(root)');
 }
 
 function fromFastifyError(err: FastifyError): AppError | undefined {

@@ -8,6 +8,14 @@
 export interface ApiResponse {
   status: number;
   body: unknown;
+  /** A 429's Retry-After, in seconds. */
+  retryAfterS?: number;
+}
+
+/** Retry-After as a whole number of seconds (the API sends seconds); undefined when absent or not a number. */
+function retryAfter(value: string | string[] | number | undefined | null): number | undefined {
+  const seconds = Number(Array.isArray(value) ? value[0] : (value ?? undefined));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }
 
 export type QueryValues = Record<string, string>;
@@ -27,10 +35,12 @@ function withQuery(path: string, query: QueryValues | undefined): string {
 
 async function parsed(res: Response): Promise<ApiResponse> {
   const text = await res.text();
+  const wait = retryAfter(res.headers.get('retry-after'));
+  const status = { status: res.status, ...(wait !== undefined && { retryAfterS: wait }) };
   try {
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    return { ...status, body: text ? JSON.parse(text) : null };
   } catch {
-    return { status: res.status, body: { error: { code: 'SERVER_ERROR', message: text.slice(0, 200) } } };
+    return { ...status, body: { error: { code: 'SERVER_ERROR', message: text.slice(0, 200) } } };
   }
 }
 
@@ -74,7 +84,7 @@ export interface InjectTarget {
     headers: Record<string, string>;
     remoteAddress: string;
     payload?: string;
-  }): Promise<{ statusCode: number; body: string }>;
+  }): Promise<{ statusCode: number; body: string; headers: Record<string, string | string[] | number | undefined> }>;
 }
 
 /**
@@ -108,10 +118,12 @@ export class InjectApi implements FrontlineApi {
       remoteAddress: this.caller.ip,
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
+    const wait = retryAfter(res.headers['retry-after']);
+    const status = { status: res.statusCode, ...(wait !== undefined && { retryAfterS: wait }) };
     try {
-      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
+      return { ...status, body: res.body ? JSON.parse(res.body) : null };
     } catch {
-      return { status: res.statusCode, body: null };
+      return { ...status, body: null };
     }
   }
 }

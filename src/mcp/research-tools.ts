@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { postingUrl, webUrlOr } from '../net/web-url.js';
-import type { FrontlineApi } from './api.js';
+import type { ApiResponse, FrontlineApi } from './api.js';
 import type { JsonSchema } from './input-schemas.js';
 import type { jobSummary } from './tools.js';
 
@@ -43,19 +43,25 @@ export class ToolApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** With RATE_LIMITED: the seconds the API's Retry-After asks the caller to wait. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
-export function apiError(body: unknown, status: number): ToolApiError {
-  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-  return new ToolApiError(error?.code ?? 'SERVER_ERROR', error?.message ?? `The API answered ${status}`);
+/** The API's refusal as a tool error; a rate limit's wait goes into the message a model reads, and as a number. */
+export function apiError(res: ApiResponse): ToolApiError {
+  const error = (res.body as { error?: { code?: string; message?: string } } | null)?.error;
+  const message = error?.message ?? `The API answered ${res.status}`;
+  const wait = res.retryAfterS;
+  if (wait === undefined) return new ToolApiError(error?.code ?? 'SERVER_ERROR', message);
+  return new ToolApiError(error?.code ?? 'SERVER_ERROR', `${message}; retry after ${wait} s`, wait);
 }
 
 async function data(api: FrontlineApi, path: string, query?: Record<string, string>): Promise<unknown> {
   const res = await api.request('GET', path, query);
-  if (res.status !== 200) throw apiError(res.body, res.status);
+  if (res.status !== 200) throw apiError(res);
   return (res.body as { data: unknown }).data;
 }
 

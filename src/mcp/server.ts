@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { describeInvalid } from '../errors.js';
 import type { FrontlineApi, QueryValues } from './api.js';
 import { dataSchemaOf, inputSchemaOf, type JsonSchema, type OpenApiDocument } from './input-schemas.js';
 import {
@@ -57,8 +58,9 @@ function queryOf(args: Record<string, unknown>, skip: string[]): QueryValues {
   return query;
 }
 
-function apiToolDef(doc: OpenApiDocument, spec: ApiTool): ToolDef {
-  const { schema, pathParams } = inputSchemaOf(doc, spec.method, spec.path, spec.omit);
+function apiToolDef(doc: OpenApiDocument, spec: ApiTool, tier: Tier): ToolDef {
+  const omit = [...(spec.omit ?? []), ...(tier === 'token' ? [] : (spec.tokenArgs ?? []))];
+  const { schema, pathParams } = inputSchemaOf(doc, spec.method, spec.path, omit);
   const output = spec.output ?? dataSchemaOf(doc, spec.method, spec.path);
   return {
     access: spec.access,
@@ -80,7 +82,7 @@ function apiToolDef(doc: OpenApiDocument, spec: ApiTool): ToolDef {
         spec.method === 'GET'
           ? await api.request('GET', path, queryOf(args, pathParams))
           : await api.request('POST', path, undefined, rest);
-      if (res.status < 200 || res.status >= 300) throw apiError(res.body, res.status);
+      if (res.status < 200 || res.status >= 300) throw apiError(res);
       const body = res.body as { data?: unknown };
       return spec.present ? spec.present(body) : (body.data as Record<string, unknown>);
     },
@@ -110,14 +112,16 @@ function ownToolDef(
 
 const NO_INPUT = { type: 'object', properties: {}, additionalProperties: false };
 
-/** Every tool, derived once per OpenAPI document. */
-const defsByDoc = new WeakMap<OpenApiDocument, ToolDef[]>();
+/** Every tool as one tier is offered it, derived once per OpenAPI document and tier. */
+const defsByDoc = new WeakMap<OpenApiDocument, Partial<Record<Tier, ToolDef[]>>>();
 
-export function toolDefs(doc: OpenApiDocument): ToolDef[] {
-  let defs = defsByDoc.get(doc);
+export function toolDefs(doc: OpenApiDocument, tier: Tier): ToolDef[] {
+  const byTier = defsByDoc.get(doc) ?? {};
+  defsByDoc.set(doc, byTier);
+  let defs = byTier[tier];
   if (!defs) {
     defs = [
-      ...API_TOOLS.map((spec) => apiToolDef(doc, spec)),
+      ...API_TOOLS.map((spec) => apiToolDef(doc, spec, tier)),
       ownToolDef(
         'list_role_categories',
         'The 18 role categories (slugs for role_category), with the seven client-facing ones marked.',
@@ -140,23 +144,19 @@ export function toolDefs(doc: OpenApiDocument): ToolDef[] {
         (api, args) => runFetch(api, String(args.id)),
       ),
     ];
-    defsByDoc.set(doc, defs);
+    byTier[tier] = defs;
   }
   return defs;
 }
 
-function toolError(code: string, message: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message } }) }] };
+function toolError(code: string, message: string, retryAfterSeconds?: number): CallToolResult {
+  const error = { code, message, ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
 }
 
-function argumentError(validate: ValidateFunction): string {
-  const e = validate.errors?.[0];
-  if (!e) return 'Invalid arguments';
-  const params = e.params as { missingProperty?: string; additionalProperty?: string };
-  if (params.missingProperty) return `Missing argument '${params.missingProperty}'`;
-  if (params.additionalProperty) return `Unknown argument '${params.additionalProperty}'`;
-  return `Invalid argument '${e.instancePath.replace(/^\//, '') || 'arguments'}': ${e.message ?? 'invalid'}`;
-}
+/** The API's own sentence for the failure ("must be one of: ..."), naming the argument. */
+const argumentError = (validate: ValidateFunction): string =>
+  describeInvalid('argument', validate.errors ?? [], 'arguments');
 
 /** An MCP server over the API for one caller (stateless: one per HTTP request, or one per stdio session). */
 export function createMcpServer(opts: McpServerOptions): Server {
@@ -172,12 +172,12 @@ export function createMcpServer(opts: McpServerOptions): Server {
   );
   const visible = (def: ToolDef) => def.access === 'public' || opts.tier === 'token';
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: toolDefs(opts.doc)
+    tools: toolDefs(opts.doc, opts.tier)
       .filter(visible)
       .map((d) => d.tool),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const def = toolDefs(opts.doc).find((d) => d.tool.name === request.params.name);
+    const def = toolDefs(opts.doc, opts.tier).find((d) => d.tool.name === request.params.name);
     if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'`);
     const args = request.params.arguments ?? {};
     if (!def.validate(args)) {
@@ -190,7 +190,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
       opts.onCall?.(def.tool.name, 'error');
-      if (err instanceof ToolApiError) return toolError(err.code, err.message);
+      if (err instanceof ToolApiError) return toolError(err.code, err.message, err.retryAfterSeconds);
       throw err;
     }
   });

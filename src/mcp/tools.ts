@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES } from '../catalog/types.js';
+import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES, ROLE_LABELS } from '../catalog/vocabulary.js';
 import { webUrlOr } from '../net/web-url.js';
 import type { JsonSchema } from './input-schemas.js';
 
@@ -30,6 +30,8 @@ export interface ApiTool {
   output?: JsonSchema;
   /** Parameters of the operation the tool does not take (say, a chart format a model cannot read). */
   omit?: readonly string[];
+  /** Parameters offered to token callers only: an anonymous agent is not shown arguments it cannot use. */
+  tokenArgs?: readonly string[];
 }
 
 const JobSummary = Type.Object({
@@ -130,6 +132,9 @@ export const API_TOOLS: ApiTool[] = [
     access: 'public',
     method: 'GET',
     path: '/jobs',
+    // explain is answered to tokens alone. Delta sync (updated_since, after_id) is for a client keeping a copy of
+    // the catalog, which holds a token for its ceilings; to an anonymous agent it is only noise in the schema.
+    tokenArgs: ['explain', 'updated_since', 'after_id'],
     present: (body) => ({ ...pageOf(body), jobs: (body.data as JobItem[]).map(jobSummary) }),
     output: Type.Object({ ...Page, jobs: Type.Array(JobSummary) }) as unknown as JsonSchema,
   },
@@ -242,21 +247,11 @@ export const API_TOOLS: ApiTool[] = [
   },
 ];
 
-const LABELS: Record<string, string> = {
-  fde: 'Forward deployed engineer',
-  solutions_engineer: 'Solutions engineer / architect',
-  csm: 'Customer success manager',
-  tam: 'Technical account manager',
-  sales_engineer: 'Sales engineer',
-  implementation: 'Implementation',
-  professional_services: 'Professional services',
-};
-
 /** The role categories an agent passes as `role_category`, so it resolves slugs instead of guessing them. */
 export function roleCategories(): { slug: string; label: string; clientFacing: boolean }[] {
   return ROLE_CATEGORIES.map((slug) => ({
     slug,
-    label: LABELS[slug] ?? slug.charAt(0).toUpperCase() + slug.slice(1),
+    label: ROLE_LABELS[slug],
     clientFacing: (CLIENT_FACING_CATEGORIES as readonly string[]).includes(slug),
   }));
 }

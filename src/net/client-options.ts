@@ -3,8 +3,8 @@ import type { Resolver } from './types.js';
 
 /** Settings of the guarded outbound client (client.ts), with their defaults. */
 export interface ClientOptions {
-  /** Contact URL or e-mail put in the User-Agent (USER_AGENT_CONTACT). */
-  userAgentContact: string;
+  /** Contact URL (http(s) or mailto:) put in the User-Agent; absent: the User-Agent names no contact. */
+  userAgentContact?: string | undefined;
   /**
    * host → origin: requests for host go to origin (OUTBOUND_HOST_MAP); the only way to reach loopback. A key
    * starting with '.' maps every subdomain (`.recruitee.com` covers `acme.recruitee.com`).
@@ -60,6 +60,7 @@ export interface ClientOptions {
 export type OutboundConfig = Pick<
   Config,
   | 'userAgentContact'
+  | 'publicBaseUrl'
   | 'outboundHostMap'
   | 'outboundHeadersTimeoutMs'
   | 'outboundTimeoutCapMs'
@@ -73,7 +74,8 @@ export function clientOptionsFromConfig(
   onOutcome?: (host: string, outcome: string) => void,
 ): ClientOptions {
   return {
-    userAgentContact: config.userAgentContact,
+    // A site's operator reaches whoever runs this deployment: the contact configured, else its public site.
+    userAgentContact: config.userAgentContact ?? config.publicBaseUrl,
     hostMap: config.outboundHostMap,
     headersTimeoutMs: config.outboundHeadersTimeoutMs,
     timeoutCapMs: config.outboundTimeoutCapMs > 0 ? config.outboundTimeoutCapMs : undefined,

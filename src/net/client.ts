@@ -66,7 +66,8 @@ export class OutboundClient implements HttpClient {
       onOutcome: () => {},
       ...stripUndefined(options),
     } as OutboundClient['o'];
-    this.userAgent = `${BOT_NAME}/${BOT_VERSION} (+${this.o.userAgentContact})`;
+    const contact = this.o.userAgentContact;
+    this.userAgent = contact ? `${BOT_NAME}/${BOT_VERSION} (+${contact})` : `${BOT_NAME}/${BOT_VERSION}`;
     this.limiter = new HostLimiter({
       concurrency: this.o.perHostConcurrency,
       now: this.o.now,

@@ -1,28 +1,10 @@
 import type { SalaryRange } from '../catalog/types.js';
-import type { CompanyCategory, RoleCategory, TagDimension } from '../catalog/vocabulary.js';
+import type { CompanyCategory, TagDimension } from '../catalog/vocabulary.js';
 
 /** How the site names the catalog's vocabulary and the filters' parameters. */
 
-export const ROLE_LABELS: Record<RoleCategory, string> = {
-  fde: 'Forward deployed engineer',
-  solutions_engineer: 'Solutions engineer',
-  csm: 'Customer success manager',
-  tam: 'Technical account manager',
-  sales_engineer: 'Sales engineer',
-  implementation: 'Implementation',
-  professional_services: 'Professional services',
-  engineering: 'Engineering',
-  product: 'Product',
-  design: 'Design',
-  marketing: 'Marketing',
-  data: 'Data',
-  operations: 'Operations',
-  sales: 'Sales',
-  finance: 'Finance',
-  hr: 'People / HR',
-  legal: 'Legal',
-  other: 'Other',
-};
+/** The role categories' names, from the vocabulary (the feed and the MCP tools say the same). */
+export { ROLE_LABELS } from '../catalog/vocabulary.js';
 
 export const COMPANY_CATEGORY_LABELS: Record<CompanyCategory, string> = {
   enterprise_ai: 'Enterprise AI',

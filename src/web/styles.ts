@@ -58,6 +58,7 @@ ol.jobs li,ul.companies li{padding:.8rem 0;border-bottom:1px solid var(--line)}
 .meta{display:flex;flex-wrap:wrap;gap:.25rem .9rem;color:var(--muted);font-size:.92rem}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .55rem;font-size:.82rem;
 margin:.1rem .2rem .1rem 0;background:var(--card)}
+.tag .dim{color:var(--muted)}
 .banner{background:var(--warn-bg);color:var(--warn-fg);border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}
 .pager{display:flex;gap:1rem;align-items:center;margin-top:1.25rem;flex-wrap:wrap}
 .summary{margin:.25rem 0 1rem}

@@ -27,7 +27,9 @@ interface Sample {
 async function probe(url: string, headers: Record<string, string> = {}): Promise<Sample> {
   const started = Date.now();
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(20_000) });
+    // No deadline of its own: a slow answer is an answer (its status is what is asserted), and a hung one is caught
+    // by the suite's timeout.
+    const res = await fetch(url, { headers });
     const text = await res.text();
     let code: string | undefined;
     try {

@@ -298,9 +298,10 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI === 'true')('in Chromium, 
     }
     await page.goto(`${base}/jobs?company=evilcorp`);
     await page.goto(`${base}/docs/`);
-    await page.waitForSelector('.swagger-ui .information-container', { timeout: 30_000 });
+    // No deadline of its own: the suite's timeout catches a page that never renders.
+    await page.waitForSelector('.swagger-ui .information-container', { timeout: 0 });
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 });

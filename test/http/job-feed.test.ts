@@ -44,8 +44,29 @@ describe('GET /jobs/feed.atom', () => {
     expect(feed.items[0]?.categories.map((c) => c.term)).toEqual([first.roleCategory]);
     expect(feed.items[0]?.authors.map((a) => a.name)).toEqual([first.company.name]);
     expect(feed.items[0]?.description).toContain('Remote');
-    expect(feed.title).toBe('Frontline jobs: client_facing=true, remote_only=true');
+    expect(feed.title).toBe('Client-facing remote jobs · Frontline');
     expect(feed.updated?.toISOString()).toBe(new Date(Math.max(...dates)).toISOString());
+  });
+
+  it('titles say what the feed follows in words, and entries name the role category as people do', async () => {
+    const titles: Record<string, string> = {
+      '': 'Jobs · Frontline',
+      'role_category=fde&company=anthropic': 'Forward deployed engineer jobs at anthropic · Frontline',
+      'role_category=hr&remote_only=true': 'Remote people / HR jobs · Frontline',
+      'search=agents&location=london&page=2': 'Jobs in london matching "agents" · Frontline',
+      'client_facing=false&salary_min=100000&salary_currency=USD':
+        'Jobs paying at least 100000 a year paid in USD · Frontline',
+    };
+    for (const [query, title] of Object.entries(titles)) {
+      expect(parseFeed((await t.get(`${FEED}?${query}`)).body).title, query).toBe(title);
+    }
+    const fde = parseFeed((await t.get(`${FEED}?role_category=fde`)).body);
+    expect(fde.items.length).toBeGreaterThan(0);
+    for (const item of fde.items) {
+      expect(item.description).toContain('Role: Forward deployed engineer');
+      expect(item.description).not.toContain('Role: fde');
+      expect(item.categories).toEqual([expect.objectContaining({ term: 'fde', label: 'Forward deployed engineer' })]);
+    }
   });
 
   it('a search feed lists the shortlist newest first, with stable entry ids across polls', async () => {

@@ -114,7 +114,10 @@ describe('GET /metrics', () => {
     const total = value(samples, 'frontline_db_pool_connections', { state: 'total' });
     if (serverUrl()) {
       expect(total).toBeGreaterThanOrEqual(1);
-      expect(value(samples, 'frontline_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
+      // Idle connections are among the pool's: an integer no larger than its total.
+      const idle = value(samples, 'frontline_db_pool_connections', { state: 'idle' });
+      expect(Number.isInteger(idle)).toBe(true);
+      expect(idle).toBeLessThanOrEqual(total ?? 0);
       expect(value(samples, 'frontline_db_pool_connections', { state: 'waiting' })).toBe(0);
     } else {
       expect(total).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_CATEGORIES } from '../../src/catalog/vocabulary.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { call, httpClient, listen, toolError } from './support.js';
 
@@ -17,6 +18,7 @@ const READ_TOOLS = [
   'search_jobs',
 ];
 const TOKEN_TOOLS = ['get_dossier', 'onboard_company', 'workflow_status'];
+const ROLES = [...ROLE_CATEGORIES];
 const CLIENT_FACING = [
   'fde',
   'solutions_engineer',
@@ -69,6 +71,24 @@ describe('tools over Streamable HTTP at /mcp', () => {
       expect(props).toContain(name);
     }
     expect(tool?.outputSchema).toBeDefined();
+  });
+
+  it("offers search_jobs' token-only and delta-sync arguments to token callers alone", async () => {
+    const args = async (client: Client) => {
+      const tool = (await client.listTools()).tools.find((x) => x.name === 'search_jobs');
+      return Object.keys((tool?.inputSchema.properties ?? {}) as object);
+    };
+    const anon = await args(anonymous);
+    const token = await args(withToken);
+    for (const name of ['explain', 'updated_since', 'after_id']) {
+      expect(anon).not.toContain(name);
+      expect(token).toContain(name);
+    }
+    expect(token.filter((name) => !anon.includes(name)).sort()).toEqual(['after_id', 'explain', 'updated_since']);
+    const refused = toolError(await call(anonymous, 'search_jobs', { updated_since: '2026-01-01T00:00:00Z' }));
+    expect(refused.message).toBe("Unknown argument 'updated_since'");
+    const delta = await call(withToken, 'search_jobs', { updated_since: '2000-01-01T00:00:00Z', limit: 2 });
+    expect(delta.isError).toBeFalsy();
   });
 
   it('search_jobs filters like the API and answers compact rows', async () => {
@@ -148,12 +168,15 @@ describe('tools over Streamable HTTP at /mcp', () => {
   it('bad arguments are tool errors that name the argument, with our error code', async () => {
     const badType = toolError(await call(anonymous, 'search_jobs', { limit: 'ten' }));
     expect(badType).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining("'limit'") });
+    // A bad enum value is the REST sentence, allowed values listed, with the argument named as an argument.
     const badEnum = toolError(await call(anonymous, 'search_jobs', { role_category: 'astronaut' }));
-    expect(badEnum.message).toContain("'role_category'");
+    const rest = (await t.get('/api/v1/jobs?role_category=astronaut')).json().error.message as string;
+    expect(rest).toBe(`Invalid query parameter 'role_category': must be one of: ${ROLES.join(', ')}`);
+    expect(badEnum.message).toBe(rest.replace('query parameter', 'argument'));
     const unknown = toolError(await call(anonymous, 'search_jobs', { remoteOnly: true }));
     expect(unknown.message).toBe("Unknown argument 'remoteOnly'");
     const missing = toolError(await call(anonymous, 'get_job', {}));
-    expect(missing.message).toBe("Missing argument 'id'");
+    expect(missing.message).toBe("Missing required argument 'id'");
     const notFound = toolError(
       await call(anonymous, 'get_job', { id: '00000000-0000-4000-8000-000000000000' }),
     );

@@ -89,4 +89,29 @@ describe('frontline mcp (stdio) against a deployment over its public API', () =>
       stderr: expect.stringContaining('token was refused'),
     });
   });
+
+  it("a rate-limited call's tool error says how long to wait, as the API's Retry-After does", async () => {
+    const limited = await startTestApp({ env: { SAMPLE_DATA: '1', RATE_LIMIT_ANONYMOUS: '3' } });
+    const url = await listen(limited);
+    const client = await stdioClient(['--url', url]);
+    try {
+      let refused: { code: string; message: string; retryAfterSeconds?: number } | undefined;
+      for (let i = 0; i < 5 && !refused; i++) {
+        const result = await call(client, 'get_stats');
+        if (result.isError) refused = toolError(result);
+      }
+      if (!refused) throw new Error('the anonymous budget of 3 a minute runs out within 5 calls');
+      // The clock stands still, so the API answers the same wait to the next request from this address.
+      const direct = await fetch(`${url}/api/v1/stats`);
+      expect(direct.status).toBe(429);
+      const wait = Number(direct.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(0);
+      expect(refused.code).toBe('RATE_LIMITED');
+      expect(refused.retryAfterSeconds).toBe(wait);
+      expect(refused.message).toMatch(new RegExp(`; retry after ${wait} s$`));
+    } finally {
+      await client.close();
+      await limited.close();
+    }
+  });
 });

@@ -30,7 +30,7 @@ export async function call(
 }
 
 /** The error code and message of a tool error (the API's envelope, as the tool's text). */
-export function toolError(result: ToolResult): { code: string; message: string } {
+export function toolError(result: ToolResult): { code: string; message: string; retryAfterSeconds?: number } {
   if (!result.isError)
     throw new Error(`expected a tool error, got ${JSON.stringify(result.structuredContent)}`);
   const first = result.content[0];

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientOptions, createOutboundClient } from '../../src/net/client.js';
+import { parseConfig } from '../../src/config.js';
+import { type ClientOptions, clientOptionsFromConfig, createOutboundClient } from '../../src/net/client.js';
 import { OutboundError, type Resolver } from '../../src/net/types.js';
 import { type FakeSites, startFakeSites } from '../support/fake-site.js';
 
@@ -72,6 +73,25 @@ describe('host map routing', () => {
       host: 'acme.test',
       ua: 'FrontlineBot/0.1 (+https://frontline.test/bot)',
     });
+  });
+
+  it("names the deployment's contact in the User-Agent: USER_AGENT_CONTACT, else PUBLIC_BASE_URL, else none", async () => {
+    sites.setRoute('acme.test', '/ua', { handler: (req, res) => res.end(String(req.headers['user-agent'])) });
+    const cases: [Record<string, string>, string][] = [
+      [{ USER_AGENT_CONTACT: 'mailto:crawler@jobs.example.org' }, 'FrontlineBot/0.1 (+mailto:crawler@jobs.example.org)'],
+      [
+        { USER_AGENT_CONTACT: 'https://jobs.example.org/bot', PUBLIC_BASE_URL: 'https://jobs.example.org' },
+        'FrontlineBot/0.1 (+https://jobs.example.org/bot)',
+      ],
+      [{ PUBLIC_BASE_URL: 'https://jobs.example.org/' }, 'FrontlineBot/0.1 (+https://jobs.example.org)'],
+      [{}, 'FrontlineBot/0.1'],
+    ];
+    for (const [env, ua] of cases) {
+      const options = clientOptionsFromConfig(parseConfig(env));
+      const c = client({ userAgentContact: options.userAgentContact });
+      expect((await c.request('https://acme.test/ua', { kind: 'api' })).body, JSON.stringify(env)).toBe(ua);
+    }
+    expect(() => parseConfig({ USER_AGENT_CONTACT: 'crawler at example' })).toThrow(/USER_AGENT_CONTACT/);
   });
 
   it('follows redirects between mapped hosts and reports the logical final URL', async () => {

@@ -39,8 +39,6 @@ export interface RunView {
 export interface Outcome {
   view: RunView;
   step: StepView;
-  /** Rounds of catalog reads that all answered while the bad run was still running. */
-  readRoundsDuringRun: number;
 }
 
 export interface HostileBoards {
@@ -168,16 +166,16 @@ async function scenario(t: TestApp, ats: FaultyAts, token: string, fault: AtsFau
   await ats.waitHits(listing(token), 1);
 
   const healthyId = await onboard(t, `fine${token}.com`);
-  let readRoundsDuringRun = 0;
-  let bad = await view(t, id);
-  while (!ended(bad)) {
+  // Catalog reads answer while the run goes on, every round until it ends (at least one). How many rounds fit in
+  // the run depends on the machine's speed against the call budget, so no count of them is asserted.
+  let bad: RunView;
+  do {
     await reads(t);
     bad = await view(t, id);
-    if (!ended(bad)) readRoundsDuringRun++;
     // Paced, not timed: the test clock stands still, so every read of the run counts in one rate-limit window, and
     // an unpaced loop on a fast machine would spend the raised test budget within the run.
     await new Promise((r) => setTimeout(r, 25));
-  }
+  } while (!ended(bad));
   const healthy = await eventually(() => view(t, healthyId), ended);
   expect(healthy.status, JSON.stringify(healthy)).toBe('succeeded');
   const fineJobs = async () =>
@@ -199,5 +197,5 @@ async function scenario(t: TestApp, ats: FaultyAts, token: string, fault: AtsFau
       (n) => n === 0,
     ),
   ).toBe(0);
-  return { view: bad, step: step as StepView, readRoundsDuringRun };
+  return { view: bad, step: step as StepView };
 }

@@ -41,7 +41,6 @@ describe('a job board that never answers', () => {
     // connection closed) before the next arrived.
     expect(boards.ats.hits(listing('hang'))).toBe(STEP_ATTEMPTS);
     expect(boards.ats.openAtArrival(listing('hang'))).toEqual(Array(STEP_ATTEMPTS).fill(0));
-    expect(out.readRoundsDuringRun).toBeGreaterThan(0);
   });
 
   it('gives up on a slow-loris body at the call budget, though bytes keep arriving', async () => {
@@ -49,6 +48,5 @@ describe('a job board that never answers', () => {
     expect(out.step.error).toMatch(/time budget/i);
     expect(boards.ats.hits(listing('loris'))).toBe(STEP_ATTEMPTS);
     expect(boards.ats.openAtArrival(listing('loris'))).toEqual(Array(STEP_ATTEMPTS).fill(0));
-    expect(out.readRoundsDuringRun).toBeGreaterThan(0);
   });
 });

@@ -16,7 +16,7 @@ export const DOCS_CSP = {
   'base-uri': ["'self'"],
   'script-src': ["'self'"],
   'script-src-attr': ["'none'"],
-  'style-src': ["'self'", "'unsafe-inline'"],
+  'style-src': ["'self'"],
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'", 'data:'],
   'object-src': ["'none'"],
@@ -31,5 +31,11 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     routePrefix: '/docs',
     staticCSP: DOCS_CSP,
     theme: { title: 'Frontline API' },
+    uiConfig: {
+      layout: 'BaseLayout',
+      docExpansion: 'none',
+      defaultModelsExpandDepth: -1,
+      syntaxHighlight: false,
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { Feed } from 'feed';
 import type { JobListItem } from '../../catalog/types.js';
+import { ROLE_LABELS } from '../../catalog/vocabulary.js';
 import { webUrlOr } from '../../net/web-url.js';
 
 /**
@@ -25,7 +26,7 @@ const html = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function summary(job: JobListItem): string {
-  return [job.company.name, job.location, job.remote ? 'Remote' : null, `Role: ${job.roleCategory}`]
+  return [job.company.name, job.location, job.remote ? 'Remote' : null, `Role: ${ROLE_LABELS[job.roleCategory]}`]
     .filter(Boolean)
     .join(' · ');
 }
@@ -53,7 +54,8 @@ export function jobFeed(input: JobFeedInput): string {
       published: new Date(job.postedAt),
       description: html(summary(job)),
       author: [{ name: job.company.name, link: `${input.apiBase}/companies/${job.company.slug}` }],
-      category: [{ term: job.roleCategory, name: job.roleCategory }],
+      // The category's term is the slug a client filters by; its label is the vocabulary's name.
+      category: [{ term: job.roleCategory, name: ROLE_LABELS[job.roleCategory] }],
     });
   }
   return feed.atom1();

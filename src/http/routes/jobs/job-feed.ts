@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { CatalogService } from '../../../catalog/service.js';
 import { jobFeed } from '../../feeds/atom.js';
+import { feedTitle } from '../../feeds/feed-title.js';
 import { pageRequest } from '../../limits/pagination.js';
 import { optionalText } from '../../schemas/catalog.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -8,14 +9,6 @@ import type { App } from '../../types.js';
 import { JobsQuery, jobFilters } from './list-jobs.js';
 
 const FEED_TYPE = 'application/atom+xml; charset=utf-8';
-
-/** A feed's title says what it follows, so several subscriptions can be told apart in a reader. */
-function feedTitle(query: Record<string, unknown>): string {
-  const parts = Object.entries(query)
-    .filter(([key, value]) => key !== 'page' && key !== 'limit' && value !== undefined && value !== '')
-    .map(([key, value]) => (key === 'search' ? `"${String(value)}"` : `${key}=${String(value)}`));
-  return parts.length ? `Frontline jobs: ${parts.join(', ')}` : 'Frontline jobs';
-}
 
 /**
  * GET /jobs/feed.atom: the listing GET /jobs would answer for the same query, as an Atom feed, newest first (a
@@ -60,7 +53,7 @@ export function jobFeedRoute(app: App, catalog: CatalogService, now: () => numbe
         selfUrl: `${origin}${prefix}/jobs/feed.atom${qs}`,
         listingUrl: `${origin}${prefix}/jobs${qs}`,
         apiBase: `${origin}${prefix}`,
-        title: feedTitle(request.query),
+        title: feedTitle(request.query, 'Frontline'),
         jobs: result.items,
         emptyUpdated: day,
       });

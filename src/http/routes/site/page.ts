@@ -28,15 +28,23 @@ export function pageOptions(querystring?: TSchema) {
 }
 
 /**
- * A GET form submits every field: blank ones are left out (a cleared field means "no filter", and the enums and
- * integers would refuse ''), and a group of checkboxes sharing a name is joined with commas, as the API's
- * comma-separated parameters take it.
+ * A GET form submits every field, blank ones included, when no script leaves them out (src/web/enhance.ts). Such a
+ * URL is redirected, permanently, to its clean form: the same parameters in the same order, blank ones left out (a
+ * cleared field means "no filter"), so the address a reader shares or bookmarks holds only what filters. A group of
+ * checkboxes sharing a name is joined with commas, as the API's comma-separated parameters take it.
  */
-const formQuery: preValidationHookHandler = (request, _reply, done) => {
+const formQuery: preValidationHookHandler = (request, reply, done) => {
   const query = request.query as Record<string, unknown>;
+  const blank = (v: unknown) => v === '' || (Array.isArray(v) && v.includes(''));
+  if (Object.values(query).some(blank)) {
+    const at = request.url.indexOf('?');
+    const kept = [...new URLSearchParams(request.url.slice(at + 1))].filter(([, value]) => value !== '');
+    const clean = new URLSearchParams(kept).toString();
+    reply.redirect(`${request.url.slice(0, at)}${clean ? `?${clean}` : ''}`, 301);
+    return;
+  }
   for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) query[name] = value.filter((v) => v !== '').join(',');
-    if (query[name] === '') delete query[name];
+    if (Array.isArray(value)) query[name] = value.join(',');
   }
   done();
 };
