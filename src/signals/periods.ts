@@ -2,7 +2,8 @@ import { badRequest } from '../errors.js';
 
 /**
  * Periods of a hiring series: UTC days, ISO weeks (from Monday) and calendar months, each named by its first day
- * (YYYY-MM-DD). Daily rollup rows are bucketed here, so a series costs one read of the days in range.
+ * (YYYY-MM-DD). Rollup rows are bucketed here: a week or month series reads the rollups of its own grain (one row
+ * per period) and the daily rows of a last period that `to` cuts short (see dailyFrom).
  */
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
@@ -48,6 +49,13 @@ export function nextPeriod(startMs: number, interval: Interval): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
+/** The rollup tables a series reads, by interval: hiring_daily*, hiring_weekly*, hiring_monthly* (migrations/0169). */
+export const GRAIN_TABLES: Record<Interval, string> = {
+  day: 'hiring_daily',
+  week: 'hiring_weekly',
+  month: 'hiring_monthly',
+};
+
 export interface Range {
   interval: Interval;
   /** First day asked for (UTC midnight). */
@@ -76,6 +84,16 @@ export function parseRange(q: { from?: unknown; to?: unknown; interval?: unknown
     );
   }
   return { interval, fromMs, toMs };
+}
+
+/**
+ * The first day a series reads from the daily rollups: the start of the period holding `to`, unless `to` is that
+ * period's last day (then the day after `to`, and every period is read at its grain). The periods before it are
+ * whole and read from the rollups of the interval's grain.
+ */
+export function dailyFrom(range: Pick<Range, 'interval' | 'toMs'>): number {
+  const start = periodStart(range.toMs, range.interval);
+  return nextPeriod(start, range.interval) - DAY_MS === range.toMs ? range.toMs + DAY_MS : start;
 }
 
 /** The first day of the first period answered: the period holding max(from, trackedSince). */

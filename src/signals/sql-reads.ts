@@ -1,6 +1,6 @@
 import { UUID_RE } from '../catalog/types.js';
 import type { Queryable } from '../db/port.js';
-import { dayString, type Range } from './periods.js';
+import { dailyFrom, dayString, GRAIN_TABLES, type Interval, type Range } from './periods.js';
 import {
   type CategoryDayRow,
   type CompanyRef,
@@ -17,10 +17,11 @@ const companyWhere = (idOrSlug: string) => (UUID_RE.test(idOrSlug) ? 'id = $1::u
 
 /**
  * One statement for a company series: the company, its first day on record, its rows of the categories up to `to`
- * (a range of the primary key) and the median days open of its jobs closed in the range (job_events_company_closed_idx,
+ * (ranges of the primary keys: whole periods from the rollup of the interval's grain before $5, the days from $5 to
+ * `to` from the daily one, see dailyFrom) and the median days open of its jobs closed in the range (job_events_company_closed_idx,
  * migrations/0130), told apart by `k`.
  */
-const companySql = (idOrSlug: string) => `
+const companySql = (idOrSlug: string, interval: Interval) => `
   WITH c AS MATERIALIZED (SELECT id, slug, name FROM companies WHERE ${companyWhere(idOrSlug)})
   SELECT 'c' AS k, c.id::text AS id, c.slug, c.name, NULL AS cat,
          (SELECT min(h.day) FROM hiring_daily h WHERE h.company_id = c.id)::text AS day,
@@ -28,8 +29,16 @@ const companySql = (idOrSlug: string) => `
   FROM c
   UNION ALL
   SELECT 'd', NULL, NULL, NULL, h.role_category, h.day::text, h.opened, h.reopened, h.closed, h.net, NULL
+  FROM c JOIN ${GRAIN_TABLES[interval]} h ON h.company_id = c.id
+  WHERE h.role_category = ANY($2::text[]) AND h.day < $5::date${
+    interval === 'day'
+      ? ''
+      : `
+  UNION ALL
+  SELECT 'd', NULL, NULL, NULL, h.role_category, h.day::text, h.opened, h.reopened, h.closed, h.net, NULL
   FROM c JOIN hiring_daily h ON h.company_id = c.id
-  WHERE h.role_category = ANY($2::text[]) AND h.day <= $3::date
+  WHERE h.role_category = ANY($2::text[]) AND h.day >= $5::date AND h.day <= $3::date`
+  }
   UNION ALL
   SELECT 't', NULL, NULL, NULL, e.role_category, NULL, count(*)::int, NULL, NULL, NULL,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY e.open_days)
@@ -71,10 +80,10 @@ export class SqlSignalReads implements SignalReads {
   ): Promise<CompanyRollup | undefined> {
     const byId = UUID_RE.test(idOrSlug);
     const parts = await this.db.query<CompanyPart>(
-      companySql(idOrSlug),
-      [idOrSlug, categories, dayString(range.toMs), dayString(range.fromMs)],
+      companySql(idOrSlug, range.interval),
+      [idOrSlug, categories, dayString(range.toMs), dayString(range.fromMs), dayString(dailyFrom(range))],
       // Planned once per connection: planning the statement cost more than running it (EXPLAIN ANALYZE).
-      { name: byId ? 'signals_company_by_id' : 'signals_company_by_slug' },
+      { name: `signals_company_${range.interval}_by_${byId ? 'id' : 'slug'}` },
     );
     const head = parts.find((p) => p.k === 'c');
     if (!head) return undefined;
@@ -110,8 +119,8 @@ export class SqlSignalReads implements SignalReads {
     const fromDay = firstDayOf(range, since);
     const toDay = dayString(range.toMs);
     const [start, days] = await Promise.all([
-      activeBefore(this.db, scope, categories, fromDay),
-      daysInRange(this.db, scope, categories, fromDay, toDay),
+      activeBefore(this.db, scope, categories, fromDay, range.interval),
+      daysInRange(this.db, scope, categories, fromDay, toDay, range.interval),
     ]);
     return { since, start, days };
   }

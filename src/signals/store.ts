@@ -2,13 +2,14 @@ import type { CompanyFilters } from '../catalog/fields/company-filters.js';
 import { companyFilterSql } from '../catalog/filters.js';
 import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES, type TagDimension } from '../catalog/vocabulary.js';
 import type { Queryable } from '../db/port.js';
-import type { DayCounts } from './periods.js';
+import { type DayCounts, dailyFrom, dayString, GRAIN_TABLES, type Interval } from './periods.js';
 
 /**
  * Reads of the hiring rollups (migrations/0080, 0120, 0156): hiring_daily per company, hiring_daily_tag per tag and
  * hiring_daily_tag_pair per pair of tags of one dimension (their listed companies), hiring_daily_all catalog-wide,
- * and the job_events they are made of. Categories are always a list (one for role_category, seven for
- * client_facing).
+ * their week and month twins (hiring_weekly*, hiring_monthly*, migrations/0169), and the job_events they are made
+ * of. Categories are always a list (one for role_category, seven for client_facing). A rollup's tables are named by
+ * a prefix: `hiring_daily`, `hiring_weekly` or `hiring_monthly`.
  */
 
 /**
@@ -44,15 +45,15 @@ const taggedIds = (first: number) =>
  * the tags is then counted 1 - (k - 1)(k - 2)/2 times, so with three slugs or more those companies' own days make
  * up the difference (companies carry about two tags of a dimension, so they are few).
  */
-const taggedRows = (first: number, slugs: number) => `(
+const taggedRows = (first: number, slugs: number, rollup: string) => `(
   SELECT t.day, t.role_category, t.opened, t.reopened, t.closed, t.net
-  FROM hiring_daily_tag t WHERE t.tag_id IN (${taggedIds(first)})${
+  FROM ${rollup}_tag t WHERE t.tag_id IN (${taggedIds(first)})${
     slugs === 1
       ? ''
       : `
   UNION ALL
   SELECT p.day, p.role_category, -p.opened, -p.reopened, -p.closed, -p.net
-  FROM hiring_daily_tag_pair p
+  FROM ${rollup}_tag_pair p
   WHERE p.tag_id IN (${taggedIds(first)}) AND p.other_tag_id IN (${taggedIds(first)})`
   }${
     slugs < 3
@@ -63,7 +64,7 @@ const taggedRows = (first: number, slugs: number) => `(
   FROM (SELECT ct.company_id, ((count(*) - 1) * (count(*) - 2) / 2)::int AS extra
         FROM company_tags ct JOIN companies c ON c.id = ct.company_id AND c.active
         WHERE ct.tag_id IN (${taggedIds(first)}) GROUP BY ct.company_id HAVING count(*) > 2) o
-  JOIN hiring_daily d ON d.company_id = o.company_id
+  JOIN ${rollup} d ON d.company_id = o.company_id
   CROSS JOIN LATERAL hiring_category_keys(d.role_category) k`
   }) h`;
 
@@ -100,14 +101,18 @@ function keysOf(scope: Scope, categories: readonly string[]): Keys {
   return { asked, all: ['(all)'], clientFacing: ['(client_facing)'] };
 }
 
-/** FROM clause, condition and parameters of a scope, its placeholders numbered from `first`. */
-function source(scope: Scope, first: number): { from: string; where: string; params: unknown[] } {
-  if (scope.kind === 'all') return { from: 'hiring_daily_all h', where: 'true', params: [] };
+/** FROM clause, condition and parameters of a scope in a rollup's tables, its placeholders numbered from `first`. */
+function source(
+  scope: Scope,
+  first: number,
+  rollup = 'hiring_daily',
+): { from: string; where: string; params: unknown[] } {
+  if (scope.kind === 'all') return { from: `${rollup}_all h`, where: 'true', params: [] };
   if (scope.kind === 'company')
-    return { from: 'hiring_daily h', where: `h.company_id = $${first}::uuid`, params: [scope.companyId] };
+    return { from: `${rollup} h`, where: `h.company_id = $${first}::uuid`, params: [scope.companyId] };
   if (scope.kind === 'tagged')
     return {
-      from: taggedRows(first, scope.slugs.length),
+      from: taggedRows(first, scope.slugs.length, rollup),
       where: 'true',
       params: [scope.dimension, scope.slugs],
     };
@@ -116,7 +121,7 @@ function source(scope: Scope, first: number): { from: string; where: string; par
   // for stage x industry, 225 companies).
   const f = companyFilterSql(scope.filters, first, 'c');
   return {
-    from: 'hiring_daily h',
+    from: `${rollup} h`,
     where: `h.company_id = ANY(ARRAY(SELECT c.id FROM companies c WHERE ${f.sql}))`,
     params: f.params,
   };
@@ -141,14 +146,18 @@ export async function trackedSince(db: Queryable, scope: Scope): Promise<number 
   return first ? Date.parse(first) : null;
 }
 
-/** Net change in active jobs of the categories before `beforeDay`: active at the start of the series. */
+/**
+ * Net change in active jobs of the categories before `beforeDay`: active at the start of the series. `beforeDay`
+ * starts a period of `interval`, whose rollups are read.
+ */
 export async function activeBefore(
   db: Queryable,
   scope: Scope,
   categories: readonly string[],
   beforeDay: string,
+  interval: Interval = 'day',
 ): Promise<number> {
-  const s = source(scope, 3);
+  const s = source(scope, 3, GRAIN_TABLES[interval]);
   const rows = await db.query<{ n: number }>(
     `SELECT coalesce(sum(h.net), 0)::int AS n FROM ${s.from}
      WHERE ${s.where} AND h.role_category = ANY($1::text[]) AND h.day < $2::date`,
@@ -157,18 +166,43 @@ export async function activeBefore(
   return rows[0]?.n ?? 0;
 }
 
-/** Days from `fromDay` to `toDay` (inclusive), ascending, summed over the categories. */
+/**
+ * Days from `fromDay` to `toDay` (inclusive), ascending, summed over the categories. By week or month (`fromDay`
+ * starting a period), each whole period is one row of its rollup, dated by its first day; the days of a last period
+ * that `toDay` cuts short are read from the daily rollup (dailyFrom).
+ */
 export async function daysInRange(
   db: Queryable,
   scope: Scope,
   categories: readonly string[],
   fromDay: string,
   toDay: string,
+  interval: Interval = 'day',
 ): Promise<DayRow[]> {
-  const s = source(scope, 6);
   const k = keysOf(scope, categories);
-  return db.query<DayRow>(
-    `SELECT h.day::text AS day,
+  const cut = dayString(dailyFrom({ interval, toMs: Date.parse(toDay) }));
+  const daily = source(scope, 7);
+  const parts = [
+    `${sumsOf(daily)} AND h.day >= greatest($2::date, $6::date) AND h.day <= $3::date GROUP BY h.day`,
+  ];
+  if (interval !== 'day') {
+    const grain = source(scope, 7, GRAIN_TABLES[interval]);
+    parts.unshift(`${sumsOf(grain)} AND h.day >= $2::date AND h.day < $6::date GROUP BY h.day`);
+  }
+  return db.query<DayRow>(`${parts.join('\n     UNION ALL\n     ')}\n     ORDER BY day`, [
+    k.asked,
+    fromDay,
+    toDay,
+    k.clientFacing,
+    k.all,
+    interval === 'day' ? fromDay : cut,
+    ...daily.params,
+  ]);
+}
+
+/** A scope's rows summed per day (or period) over $1's categories, with the role mix's ($4, $5), unfiltered by day. */
+function sumsOf(s: { from: string; where: string }): string {
+  return `SELECT h.day::text AS day,
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS opened,
        coalesce(sum(h.reopened) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS reopened,
        coalesce(sum(h.closed) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS closed,
@@ -176,11 +210,7 @@ export async function daysInRange(
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($5::text[])), 0)::int AS "openedAll",
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($4::text[])), 0)::int AS "openedClientFacing"
      FROM ${s.from}
-     WHERE ${s.where} AND h.day >= $2::date AND h.day <= $3::date
-       AND h.role_category = ANY($1::text[] || $4::text[] || $5::text[])
-     GROUP BY h.day ORDER BY h.day`,
-    [k.asked, fromDay, toDay, k.clientFacing, k.all, ...s.params],
-  );
+     WHERE ${s.where} AND h.role_category = ANY($1::text[] || $4::text[] || $5::text[])`;
 }
 
 export interface CloseTimes {

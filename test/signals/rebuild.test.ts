@@ -13,7 +13,8 @@ import {
   deactivateBoardJobs,
   writeBoardPostings,
 } from '../../src/pipeline/store/jobs.js';
-import { activeBefore, daysInRange, type Scope } from '../../src/signals/store.js';
+import { dailyFrom, type Interval, periodStart } from '../../src/signals/periods.js';
+import { activeBefore, type DayRow, daysInRange, type Scope } from '../../src/signals/store.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**
@@ -71,7 +72,13 @@ const STAGES = ['seed', 'growth', 'public'];
 const INDUSTRIES = ['legal', 'insurance', 'healthcare'];
 /** Drawn as well, and deleted late: its pairs with the industries above go with it. */
 const RETIRED = 'retail';
-const PAIRS = 'SELECT * FROM hiring_daily_tag_pair ORDER BY tag_id, other_tag_id, day, role_category';
+/** Every rollup, daily and its week and month twins, each read in key order. */
+const ROLLUPS = ['hiring_daily', 'hiring_weekly', 'hiring_monthly'].flatMap((grain) => [
+  `SELECT * FROM ${grain} ORDER BY company_id, day, role_category`,
+  `SELECT * FROM ${grain}_all ORDER BY day, role_category`,
+  `SELECT * FROM ${grain}_tag ORDER BY tag_id, day, role_category`,
+  `SELECT * FROM ${grain}_tag_pair ORDER BY tag_id, other_tag_id, day, role_category`,
+]);
 
 let draws = 0;
 
@@ -194,13 +201,17 @@ describe('hiring rollups', () => {
     const kinds = await table('SELECT kind, count(*)::int AS n FROM job_events GROUP BY kind ORDER BY kind');
     // The history exercises every kind of event.
     expect(kinds.map((k) => k.kind)).toEqual(['closed', 'initial', 'opened', 'reclassified', 'reopened']);
-    const daily = await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category');
-    const all = await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category');
-    const byTag = await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category');
-    const byPair = await table(PAIRS);
-    expect(daily.length).toBeGreaterThan(500);
-    expect(byTag.length).toBeGreaterThan(500);
-    expect(byPair.length).toBeGreaterThan(100);
+    const rollups = await Promise.all(ROLLUPS.map(table));
+    const [daily, , byTag, byPair, weekly, , , weeklyPairs, monthly, , , monthlyPairs] = rollups as Row[][];
+    expect(daily?.length).toBeGreaterThan(500);
+    expect(byTag?.length).toBeGreaterThan(500);
+    expect(byPair?.length).toBeGreaterThan(100);
+    // A week or month row sums days: fewer rows, none empty.
+    expect(weekly?.length).toBeGreaterThan(100);
+    expect(weekly?.length).toBeLessThan(daily?.length ?? 0);
+    expect(monthly?.length).toBeLessThan(weekly?.length ?? 0);
+    expect(monthlyPairs?.length).toBeGreaterThan(10);
+    expect(weeklyPairs?.every((r) => r.events !== 0)).toBe(true);
     const trendUrls = [
       '/api/v1/trends?interval=week&from=2026-05-01&to=2026-08-28&share=client_facing&by=role_category',
       '/api/v1/trends?interval=day&from=2026-05-01&to=2026-08-28&industry=legal,insurance&client_facing=true&share=client_facing',
@@ -208,26 +219,69 @@ describe('hiring rollups', () => {
     ];
     const trends = await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()));
     const company = (await table('SELECT slug FROM companies ORDER BY slug LIMIT 1'))[0]?.slug as string;
-    const series = (
-      await t.get(
-        `/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28&by=role_category`,
-      )
-    ).json();
+    const seriesUrls = ['day', 'week', 'month'].flatMap((interval) =>
+      ['2026-08-28', '2026-08-09', '2026-07-31'].map(
+        (to) =>
+          `/api/v1/companies/${company}/hiring?interval=${interval}&from=2026-05-01&to=${to}&by=role_category`,
+      ),
+    );
+    const series = await Promise.all(seriesUrls.map(async (url) => (await t.get(url)).json()));
 
     const result = await rebuildSignals(t.deps.db);
-    expect(result).toEqual({ rows: daily.length, changed: false });
-    expect(await table('SELECT * FROM hiring_daily ORDER BY company_id, day, role_category')).toEqual(daily);
-    expect(await table('SELECT * FROM hiring_daily_all ORDER BY day, role_category')).toEqual(all);
-    expect(await table('SELECT * FROM hiring_daily_tag ORDER BY tag_id, day, role_category')).toEqual(byTag);
-    expect(await table(PAIRS)).toEqual(byPair);
+    expect(result).toEqual({ rows: daily?.length, changed: false });
+    expect(await Promise.all(ROLLUPS.map(table))).toEqual(rollups);
     expect(await Promise.all(trendUrls.map(async (url) => (await t.get(url)).json()))).toEqual(trends);
-    expect(
-      (
-        await t.get(
-          `/api/v1/companies/${company}/hiring?interval=day&from=2026-05-01&to=2026-08-28&by=role_category`,
-        )
-      ).json(),
-    ).toEqual(series);
+    expect(await Promise.all(seriesUrls.map(async (url) => (await t.get(url)).json()))).toEqual(series);
+  });
+
+  it('read at their grain equal the days they sum', async () => {
+    const company = (
+      await table('SELECT company_id FROM hiring_daily GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1')
+    )[0]?.company_id as string;
+    const scopes: Scope[] = [
+      { kind: 'all' },
+      { kind: 'company', companyId: company },
+      { kind: 'tagged', dimension: 'industry', slugs: INDUSTRIES },
+      { kind: 'filtered', filters: { tags: { stage: STAGES, industry: INDUSTRIES } } },
+    ];
+    /** Days summed per period before the daily tail, as a read at the interval's grain answers them. */
+    const byPeriod = (days: DayRow[], interval: Interval, toDay: string) => {
+      const cut = dailyFrom({ interval, toMs: Date.parse(toDay) });
+      const out = new Map<string, DayRow>();
+      for (const d of days) {
+        const ms = Date.parse(d.day);
+        const day = ms < cut ? new Date(periodStart(ms, interval)).toISOString().slice(0, 10) : d.day;
+        const p = out.get(day) ?? {
+          day,
+          opened: 0,
+          reopened: 0,
+          closed: 0,
+          net: 0,
+          openedAll: 0,
+          openedClientFacing: 0,
+        };
+        for (const k of ['opened', 'reopened', 'closed', 'net', 'openedAll', 'openedClientFacing'] as const)
+          p[k] += d[k];
+        out.set(day, p);
+      }
+      return [...out.values()];
+    };
+    // To a period's end, and into a period (its days read from the daily rollup).
+    for (const scope of scopes)
+      for (const cats of [[...ROLE_CATEGORIES], [...CLIENT_FACING_CATEGORIES], ['fde', 'csm']])
+        for (const [interval, fromDay] of [
+          ['week', '2026-06-01'],
+          ['month', '2026-06-01'],
+        ] as const)
+          for (const toDay of ['2026-07-31', '2026-08-09', '2026-08-26']) {
+            const days = await daysInRange(t.deps.db, scope, cats, fromDay, toDay);
+            const read = await daysInRange(t.deps.db, scope, cats, fromDay, toDay, interval);
+            expect(read.length).toBeLessThan(days.length);
+            expect(read).toEqual(byPeriod(days, interval, toDay));
+            expect(await activeBefore(t.deps.db, scope, cats, fromDay, interval)).toEqual(
+              await activeBefore(t.deps.db, scope, cats, fromDay),
+            );
+          }
   });
 
   it('end with the active jobs the catalog holds, per company and category', async () => {
@@ -321,9 +375,6 @@ describe('hiring rollups', () => {
 
   it('are emptied with the events by a TRUNCATE, which fires no row trigger', async () => {
     await t.deps.db.query('TRUNCATE jobs CASCADE');
-    expect(await table('SELECT count(*)::int AS n FROM hiring_daily')).toEqual([{ n: 0 }]);
-    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_all')).toEqual([{ n: 0 }]);
-    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_tag')).toEqual([{ n: 0 }]);
-    expect(await table('SELECT count(*)::int AS n FROM hiring_daily_tag_pair')).toEqual([{ n: 0 }]);
+    for (const sql of ROLLUPS) expect(await table(sql)).toEqual([]);
   });
 });
