@@ -274,14 +274,11 @@ function createWorkflows(
     config,
     db,
     now,
-    embed,
+    indexer: searchParts.indexer,
     onOutbound,
-    onBoardScrape: (vendor, outcome) => metrics.boardScrapes.inc({ vendor, outcome }),
-    onRefusedUrls: (vendor, refused) => {
-      metrics.refusedUrls.inc({ vendor, action: 'replaced' }, refused.replaced);
-      metrics.refusedUrls.inc({ vendor, action: 'dropped' }, refused.dropped);
-    },
-    extraDefinitions: [researchParts.definition, watchParts.definition],
+    counters: metrics,
+    research: researchParts.definition,
+    watches: watchParts.definition,
     observer: metrics.workflowObserver(),
   });
   closers.push(() => pipeline.stop());

@@ -64,6 +64,19 @@ afterAll(async () => {
   await fx?.close();
 });
 
+describe('the workflow catalog', () => {
+  it('holds every durable workflow, and the engine registers exactly it', () => {
+    expect([...t.deps.pipeline.engine.workflowNames].sort()).toEqual([
+      'deep-research',
+      'deliver-watch',
+      'enrich',
+      'onboard',
+      'promote',
+      'scrape',
+    ]);
+  });
+});
+
 describe('POST /onboard', () => {
   it('needs a token and a valid body', async () => {
     expect((await onboard({ name: 'Acme', domain: 'acme.com' }, null)).statusCode).toBe(401);

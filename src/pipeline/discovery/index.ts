@@ -1,6 +1,6 @@
 import type { Db } from '../../db/port.js';
 import type { HttpClient } from '../../net/types.js';
-import type { DiscoveryResult } from '../boards/types.js';
+import { discoverBoards } from '../boards/discover.js';
 import type { WorkflowDefinition, WorkflowEngine } from '../engine/types.js';
 import type { OnboardState } from './stages.js';
 import { validateDomain } from './validate.js';
@@ -9,10 +9,8 @@ import { type PromoteContext, type PromoteResult, promoteWorkflow } from './work
 export interface DiscoveryWorkflowOptions {
   db: Db;
   now: () => number;
-  /** The guarded outbound client (homepage check). */
+  /** The guarded outbound client (homepage check, careers pages). */
   http: HttpClient;
-  /** Careers-page / job-board detection (boards/discover.ts), the same the onboarding workflow uses. */
-  discoverBoards(domain: string, homepage: { url: string; html: string }): Promise<DiscoveryResult>;
   /**
    * The engine that runs this workflow, read when a run needs it: the definition is built before the engine
    * that registers it, and enqueues each qualified domain's onboarding run through it.
@@ -53,7 +51,8 @@ export function discoveryWorkflow(o: DiscoveryWorkflowOptions): WorkflowDefiniti
     validate: (domain) =>
       validateDomain(domain, {
         http: o.http,
-        discoverBoards: (d, homepage) => o.discoverBoards(d, homepage),
+        // Careers-page and job-board detection, the same the onboarding's boards step runs.
+        discoverBoards: (d, homepage) => discoverBoards(d, o.http, { homepage }),
         ...(o.fetchTimeoutMs !== undefined ? { fetchTimeoutMs: o.fetchTimeoutMs } : {}),
         ...(o.validationTimeoutMs !== undefined ? { totalTimeoutMs: o.validationTimeoutMs } : {}),
       }),

@@ -65,6 +65,8 @@ function isRetryable(err: unknown): boolean {
 
 export class DbosEngine implements WorkflowEngine {
   private readonly definitions = new Map<string, WorkflowDefinition>();
+  /** The names of the workflows it registers: those of the workflow catalog (workflows/catalog.ts). */
+  readonly workflowNames: readonly string[];
   private client: DBOSClient | undefined;
   private launched = false;
   private takeover: WorkerTakeover | undefined;
@@ -72,6 +74,7 @@ export class DbosEngine implements WorkflowEngine {
 
   constructor(private readonly opts: DbosEngineOptions) {
     for (const d of opts.definitions) this.definitions.set(d.name, d);
+    this.workflowNames = [...this.definitions.keys()];
   }
 
   /** Whether this process executes workflows (embedded worker or `frontline worker`), not just enqueues them. */

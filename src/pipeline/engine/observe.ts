@@ -53,7 +53,7 @@ export function stepFamily(name: string): string {
   return colon < 0 ? name : name.slice(0, colon);
 }
 
-/** Steps whose completion marker was already set return `{skipped: true}` (see workflows/steps.ts). */
+/** Steps whose completion marker was already set return `{skipped: true}` (see workflows/steps/company.ts). */
 function isSkipped(result: unknown): boolean {
   return result !== null && typeof result === 'object' && (result as { skipped?: unknown }).skipped === true;
 }

@@ -8,7 +8,7 @@ export interface StoredBoard extends BoardRef {
   active: boolean;
   /** Postings listed at the last successful scrape (null before the first). */
   lastPostingCount?: number | null;
-  /** Scrapes in a row that listed nothing where the board had postings (see workflows/scrape-board.ts). */
+  /** Scrapes in a row that listed nothing where the board had postings (see workflows/steps/scrape-board.ts). */
   emptyScrapes?: number;
 }
 

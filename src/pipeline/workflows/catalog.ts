@@ -1,12 +1,20 @@
-import type { WorkflowDefinition } from '../engine/types.js';
+import { discoveryWorkflow } from '../discovery/index.js';
+import type { WorkflowDefinition, WorkflowEngine } from '../engine/types.js';
 import type { PipelineContext } from './context.js';
 import { enrichWorkflow } from './enrich.js';
 import { onboardWorkflow } from './onboard.js';
 import { scrapeWorkflow } from './scrape.js';
 
 /**
- * The workflow catalog: every durable workflow of the service by name, with its payload schema, step plan,
- * retry policy and timeout (see each definition).
+ * The workflow catalog: every durable workflow of the service, which the engine registers and nothing else, with
+ * its payload schema, step plan, retry policy and timeout (see each definition).
+ *
+ * - `onboard` (onboard.ts): POST /onboard and `frontline track`; `enrich` (enrich.ts): POST /enrich; `scrape`
+ *   (scrape.ts): the freshness scheduler's re-scrapes;
+ * - `promote` (src/pipeline/discovery/workflow.ts): POST /promote_and_onboard, which hands qualified domains to
+ *   `onboard`;
+ * - `deep-research` (src/research/workflow.ts) and `deliver-watch` (src/watches/delivery.ts): built by their areas
+ *   over their own parts and handed in by the composition root.
  *
  * WORKFLOWS_VERSION is the DBOS application version stamped on each run. Only a worker of the same version
  * dequeues or recovers a run, so bump it whenever a workflow's sequence of steps changes (a replay must meet the
@@ -14,9 +22,22 @@ import { scrapeWorkflow } from './scrape.js';
  */
 export const WORKFLOWS_VERSION = 'frontline-workflows-1';
 
-export const WORKFLOW_NAMES = ['onboard', 'enrich', 'scrape'] as const;
-export type WorkflowName = (typeof WORKFLOW_NAMES)[number];
+export interface CatalogParts {
+  ctx: PipelineContext;
+  /** The engine the catalog is registered on, read when a run needs it (promote enqueues onboardings). */
+  engine: () => WorkflowEngine;
+  research: WorkflowDefinition;
+  watches: WorkflowDefinition;
+}
 
-export function workflowCatalog(ctx: PipelineContext): WorkflowDefinition[] {
-  return [onboardWorkflow(ctx), enrichWorkflow(ctx), scrapeWorkflow(ctx)] as unknown as WorkflowDefinition[];
+export function workflowCatalog({ ctx, engine, research, watches }: CatalogParts): WorkflowDefinition[] {
+  const promote = discoveryWorkflow({ db: ctx.db, now: ctx.now, http: ctx.http, engine });
+  return [
+    onboardWorkflow(ctx),
+    enrichWorkflow(ctx),
+    scrapeWorkflow(ctx),
+    promote,
+    research,
+    watches,
+  ] as unknown as WorkflowDefinition[];
 }

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { WorkflowDefinition } from '../engine/types.js';
 import { companyName } from '../store/companies.js';
 import type { PipelineContext } from './context.js';
-import { type EnrichOutcome, enrichStep, type Skipped } from './steps.js';
+import type { Skipped } from './steps/company.js';
+import { type EnrichOutcome, enrichStep } from './steps/enrich.js';
 
 export const EnrichPayload = Type.Object({
   companyId: Type.String({ format: 'uuid' }),
@@ -43,7 +44,7 @@ export function enrichWorkflow(ctx: PipelineContext): WorkflowDefinition<EnrichP
       const enrich = await step('enrich', () => enrichStep(ctx, company, p.domain, true));
       // enrichStep embeds already; this step makes the re-computation explicit and survives a crash between.
       await step('embed', async () => {
-        await ctx.embed('company', [p.companyId]);
+        await ctx.indexer.embedIds('company', [p.companyId]);
         return { companyId: p.companyId };
       });
       return { companyId: p.companyId, domain: p.domain, enrich, embedded: true };

@@ -4,16 +4,10 @@ import { PROVIDERS, type Provider } from '../../sources/types.js';
 import type { WorkflowDefinition } from '../engine/types.js';
 import { messageOf } from '../engine/view.js';
 import type { PipelineContext } from './context.js';
-import { type KnownBoard, knownBoardsStep } from './known-boards.js';
 import { type ScrapeSummary, scrapeAllBoards } from './scrape.js';
-import {
-  type DiscoverOutcome,
-  discoverStep,
-  type EnrichOutcome,
-  enrichStep,
-  ensureCompany,
-  type Skipped,
-} from './steps.js';
+import { type DiscoverOutcome, discoverStep, type KnownBoard, knownBoardsStep } from './steps/boards.js';
+import { ensureCompany, type Skipped } from './steps/company.js';
+import { type EnrichOutcome, enrichStep } from './steps/enrich.js';
 
 const Vendor = Type.Union(PROVIDERS.map((p) => Type.Literal(p)));
 export const OnboardPayload = Type.Object({

@@ -1,16 +1,13 @@
 import { Type } from 'typebox';
 import type { StepRunner, WorkflowDefinition } from '../engine/types.js';
 import { messageOf } from '../engine/view.js';
+import { activeBoards } from '../store/boards.js';
 import { companyName } from '../store/companies.js';
+import { readMarkers } from '../store/markers.js';
 import type { PipelineContext } from './context.js';
-import {
-  type BoardOutcome,
-  type CompanyRef,
-  type FailedBoard,
-  finalizeScrapeStep,
-  loadBoardsStep,
-  scrapeBoardStep,
-} from './steps.js';
+import type { CompanyRef } from './steps/company.js';
+import { type FailedBoard, finalizeScrapeStep } from './steps/finalize.js';
+import { type BoardOutcome, scrapeBoardStep } from './steps/scrape-board.js';
 
 export interface ScrapeSummary {
   skipped?: true;
@@ -24,7 +21,7 @@ export interface ScrapeSummary {
 
 /**
  * Scrapes every active board of a company, one checkpointed step per board (a crash mid-scrape resumes at the
- * first board not yet stored). A board that fails after its retries does not stop the others; the run fails at
+ * first board not yet stored). The boards are read in a step of their own, so that a replay walks the same list. A board that fails after its retries does not stop the others; the run fails at
  * the end, naming it, and the scrape marker stays unset so the next onboard retries it.
  */
 export async function scrapeAllBoards(
@@ -33,7 +30,11 @@ export async function scrapeAllBoards(
   company: Pick<CompanyRef, 'companyId' | 'name'>,
   skipIfScraped: boolean,
 ): Promise<ScrapeSummary> {
-  const loaded = await step('load-boards', () => loadBoardsStep(ctx, company.companyId, skipIfScraped));
+  const loaded = await step('load-boards', async () => {
+    const scrapedAt = skipIfScraped ? (await readMarkers(ctx.db, company.companyId)).scrapedAt : null;
+    if (scrapedAt) return { skipped: true as const, reason: `scraped at ${scrapedAt.toISOString()}` };
+    return { boards: await activeBoards(ctx.db, company.companyId) };
+  });
   if ('skipped' in loaded) return { skipped: true, boards: [], failed: [] };
   const boards: BoardOutcome[] = [];
   const failed: ScrapeSummary['failed'] = [];

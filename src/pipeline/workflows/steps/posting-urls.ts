@@ -1,5 +1,5 @@
-import { webUrl } from '../../net/web-url.js';
-import type { NormalizedPosting } from '../../sources/types.js';
+import { webUrl } from '../../../net/web-url.js';
+import type { NormalizedPosting } from '../../../sources/types.js';
 
 /** What became of postings whose URL was not an absolute http(s) URL (net/web-url.ts). */
 export interface RefusedUrls {

@@ -1,15 +1,18 @@
-import { refreshActiveJobCounts } from '../../catalog/company-writes.js';
-import { type NormalizedPosting, SourceError } from '../../sources/types.js';
-import { type BoardOutcomeKind, recordBoardFailure } from '../store/board-health.js';
-import { deactivateBoard, markBoardScraped, type StoredBoard, upsertBoards } from '../store/boards.js';
-import { settleDuplicates } from '../store/duplicates.js';
-import { deactivateBoardJobs, writeBoardPostings } from '../store/jobs.js';
-import { publishCompany } from '../store/publication.js';
-import type { PipelineContext } from './context.js';
+import { refreshActiveJobCounts } from '../../../catalog/company-writes.js';
+import { getAdapter } from '../../../sources/index.js';
+import { type NormalizedPosting, type Provider, SourceError } from '../../../sources/types.js';
+import { discoverBoards } from '../../boards/discover.js';
+import { explainRole } from '../../classify/classify.js';
+import { type BoardOutcomeKind, recordBoardFailure } from '../../store/board-health.js';
+import { deactivateBoard, markBoardScraped, type StoredBoard, upsertBoards } from '../../store/boards.js';
+import { settleDuplicates } from '../../store/duplicates.js';
+import { deactivateBoardJobs, knownPostings, writeBoardPostings } from '../../store/jobs.js';
+import { publishCompany } from '../../store/publication.js';
+import type { PipelineContext } from '../context.js';
 import { type RefusedUrls, withWebUrls } from './posting-urls.js';
 
 /**
- * One board's scrape, and what happens when a board dies or moves. A board that answers 404, redirects to another
+ * The `scrape:<provider>/<token>` step: one board's scrape, and what happens when a board dies or moves. A board that answers 404, redirects to another
  * host, or lists nothing where it had postings is not believed at once: the company's careers page is read again
  * first. When the page names another board (the company changed vendor), that board is recorded and scraped, and
  * only then is the old one closed, so every posting stays listed throughout; duplicates between the two boards are
@@ -40,6 +43,26 @@ export interface BoardOutcome {
   refusedUrls?: RefusedUrls;
 }
 
+const counted = (ctx: PipelineContext, vendor: Provider, outcome: BoardOutcomeKind) =>
+  ctx.counters?.boardScrapes.inc({ vendor, outcome });
+
+/**
+ * Every posting the board lists; throws SourceError (board_not_found when it is gone). Adapters that pay a request
+ * per posting for details get what the store holds for the board, to skip unchanged ones.
+ */
+async function fetchPostings(ctx: PipelineContext, board: StoredBoard): Promise<NormalizedPosting[]> {
+  const adapter = getAdapter(board.provider);
+  const known = adapter.usesKnown ? await knownPostings(ctx.db, board.id, ctx.now()) : undefined;
+  return adapter.fetchPostings(board, ctx.http, known);
+}
+
+/** Postings whose URL was refused are counted by vendor and action, and logged. */
+function refusedUrls(ctx: PipelineContext, vendor: Provider, refused: RefusedUrls): void {
+  ctx.logger.warn({ vendor, ...refused }, 'posting URLs that are not absolute http(s) were refused');
+  ctx.counters?.refusedUrls.inc({ vendor, action: 'replaced' }, refused.replaced);
+  ctx.counters?.refusedUrls.inc({ vendor, action: 'dropped' }, refused.dropped);
+}
+
 const labelOf = (b: { provider: string; token: string }) => `${b.provider}/${b.token}`;
 const sameBoard = (a: { provider: string; token: string }, b: { provider: string; token: string }) =>
   a.provider === b.provider && a.token.toLowerCase() === b.token.toLowerCase();
@@ -55,9 +78,9 @@ async function storePostings(
 ): Promise<BoardOutcome> {
   const checked = withWebUrls(board.url, postings);
   const { replaced, dropped } = checked.refused;
-  if (replaced + dropped > 0) ctx.onRefusedUrls?.(board.provider, checked.refused);
+  if (replaced + dropped > 0) refusedUrls(ctx, board.provider, checked.refused);
   const classified = checked.postings.map((p) => {
-    const c = ctx.classifyRole({ title: p.title, department: p.department, description: p.descriptionText });
+    const c = explainRole({ title: p.title, department: p.department, description: p.descriptionText });
     return { ...p, roleCategory: c.category, classificationRule: c.rule };
   });
   const counts = await ctx.db.transaction(async (tx) => {
@@ -80,10 +103,10 @@ async function storePostings(
     const published = await publishCompany(tx, company.companyId, now);
     return { ...c, deactivated: c.deactivated + settled.length, published };
   });
-  await ctx.embed('job', counts.changedIds);
+  await ctx.indexer.embedIds('job', counts.changedIds);
   // Search embeds active companies only: the enrichment's embedding of an unpublished one was skipped.
-  if (counts.published) await ctx.embed('company', [company.companyId]);
-  ctx.onBoardScrape?.(board.provider, outcome);
+  if (counts.published) await ctx.indexer.embedIds('company', [company.companyId]);
+  counted(ctx, board.provider, outcome);
   return {
     board: labelOf(board),
     postings: postings.length,
@@ -103,7 +126,7 @@ async function replacementsOf(ctx: PipelineContext, company: Company, board: Sto
   ]);
   const domain = rows[0]?.domain;
   if (!domain) return { named: false, others: [] as StoredBoard[] };
-  const found = await ctx.discoverBoards(domain);
+  const found = await discoverBoards(domain, ctx.http, { homepage: ctx.homepages.take(domain) });
   const named = found.boards.some((b) => sameBoard(b, board));
   const fresh = found.boards.filter((b) => !sameBoard(b, board));
   if (fresh.length === 0) return { named, others: [] };
@@ -133,7 +156,7 @@ async function scrapeReplacements(
   const out: BoardOutcome[] = [];
   for (const other of others) {
     try {
-      out.push(await storePostings(ctx, company, other, await ctx.fetchPostings(other), 'ok', [old.id]));
+      out.push(await storePostings(ctx, company, other, await fetchPostings(ctx, other), 'ok', [old.id]));
     } catch (err) {
       if (!isGone(err)) throw err;
     }
@@ -157,7 +180,7 @@ async function closeBoard(
     await refreshActiveJobCounts(tx, [company.companyId], now);
     return n;
   });
-  ctx.onBoardScrape?.(board.provider, outcome);
+  counted(ctx, board.provider, outcome);
   return closed;
 }
 
@@ -216,7 +239,7 @@ async function boardEmptied(ctx: PipelineContext, company: Company, board: Store
       { emptyScrapes: seen },
     ),
   );
-  ctx.onBoardScrape?.(board.provider, 'empty_held');
+  counted(ctx, board.provider, 'empty_held');
   return outcomeOf(board, 0, 'empty_held');
 }
 
@@ -227,7 +250,7 @@ export async function scrapeBoardStep(
 ): Promise<BoardOutcome> {
   let postings: NormalizedPosting[];
   try {
-    postings = await ctx.fetchPostings(board);
+    postings = await fetchPostings(ctx, board);
   } catch (err) {
     if (!isGone(err)) throw err;
     return boardGone(ctx, company, board, err);
