@@ -42,6 +42,11 @@ export interface Config {
    * memory, served by database replicas).
    */
   readModel: 'memory' | 'sql';
+  /**
+   * Where `?search=` ranks: 'memory' (default) over the in-process replica; 'sql' in the database (full text,
+   * pg_trgm, pgvector where installed), so a process holds nothing in proportion to the catalog (docs/deployment.md).
+   */
+  search: 'memory' | 'sql';
   rateLimit: {
     windowMs: number;
     anonymous: number;
@@ -281,6 +286,7 @@ function readCoreSettings(r: Reader) {
     logPretty: r.bool('LOG_PRETTY', false),
     role: r.oneOf('FRONTLINE_ROLE', ['all', 'api', 'worker'] as const, 'all'),
     readModel: r.oneOf('READ_MODEL', ['memory', 'sql'] as const, 'memory'),
+    search: r.oneOf('SEARCH', ['memory', 'sql'] as const, 'memory'),
   } satisfies Partial<Config>;
 }
 

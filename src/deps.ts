@@ -118,9 +118,10 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     closers.push(async () => versionFeed.stop());
     // The one place the read model is chosen: SQL, or the in-process replica of the catalog (the one search
     // retrieves from) in front of it, exact under the response cache's rule.
+    const replica = searchParts.replica;
     const read: CatalogReadModel =
-      config.readModel === 'memory'
-        ? new ReplicaReadModel(new ReplicaGate(searchParts.replica, () => versionFeed.token()), db)
+      config.readModel === 'memory' && replica
+        ? new ReplicaReadModel(new ReplicaGate(replica, () => versionFeed.token()), db)
         : new SqlReadModel(db);
     let catalog: CatalogService | undefined;
     const { researchParts, pipeline, watchParts } = createWorkflows(
@@ -145,7 +146,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watchMatcher: watchParts.matcher,
       catalog,
       signals: new SignalsService(db),
-      warmup: new Warmup(() => searchParts.replica.ready),
+      warmup: new Warmup(() => replica?.ready ?? true),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
       tiers: buildTiers(config.rateLimit),
@@ -184,7 +185,7 @@ interface Shared {
  * admission gate; starts the embedding catch-up unless deferred.
  */
 function createSearchSide(
-  { config, db, now, metrics, closers }: Shared,
+  shared: Shared,
   overrides: DepsOverrides,
 ): {
   searchParts: SearchParts;
@@ -192,33 +193,60 @@ function createSearchSide(
   search: SearchService;
   startEmbeddingCatchUp: () => void;
 } {
+  const { config, db, now, metrics, closers } = shared;
   const searchLog = componentLogger(config, 'search');
   const embedder = metrics.timedEmbedder(
     createEmbedder(config, vectorBuildLog(searchLog), outboundMetric(metrics)),
   );
   const gate = new SearchGate(config.searchLimits, (reason) => metrics.searchRejections.inc({ reason }));
-  const replica = new CatalogReplica(db, {
-    model: embedder.id,
-    now,
-    // The snapshot describes one database: only the embedded one this process opened from its data directory.
-    ...(!overrides.db && db.kind === 'pglite'
-      ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
-      : {}),
-    scanThreadRows: config.searchScanThreadRows,
-    onError: (err, msg) => searchLog.warn({ err }, msg),
-  });
+  // The replica exists for search in memory and for the replica read model; with both in the database, a process
+  // holds nothing in proportion to the catalog.
+  const replica =
+    config.search === 'memory' || config.readModel === 'memory'
+      ? buildReplica(shared, overrides, embedder.id, searchLog)
+      : undefined;
   // Closers run in reverse: search stops (its catch-up settles) before the replica saves its snapshot and closes.
-  closers.push(async () => replica.close());
-  const searchParts = createSearchParts({ db, now, embedder, replica, gate, logger: searchLog });
+  if (replica) closers.push(async () => replica.close());
+  const searchParts = createSearchParts({
+    db,
+    now,
+    embedder,
+    replica: config.search === 'memory' ? replica : undefined,
+    gate,
+    logger: searchLog,
+  });
   closers.push(() => searchParts.stop());
   // API-only processes read embeddings; workers (and the all-in-one default) keep them complete.
   const startEmbeddingCatchUp = () => {
     if (config.role !== 'api') searchParts.startCatchUp();
   };
   if (!overrides.deferCatchUp) startEmbeddingCatchUp();
-  const search: SearchService = timedSearch(searchParts.search, metrics, 'hybrid');
-  metrics.observeScans(() => searchParts.replica.jobs.scanCounts);
-  return { searchParts, gate, search, startEmbeddingCatchUp };
+  const search: SearchService = timedSearch(
+    searchParts.search,
+    metrics,
+    config.search === 'sql' ? 'sql' : 'hybrid',
+  );
+  if (replica) metrics.observeScans(() => replica.jobs.scanCounts);
+  return { searchParts: { ...searchParts, replica }, gate, search, startEmbeddingCatchUp };
+}
+
+/** The in-process replica of the catalog, for search in memory and the replica read model. */
+function buildReplica(
+  { config, db, now }: Shared,
+  overrides: DepsOverrides,
+  model: string,
+  log: ReturnType<typeof componentLogger>,
+): CatalogReplica {
+  return new CatalogReplica(db, {
+    model,
+    now,
+    // The snapshot describes one database: only the embedded one this process opened from its data directory.
+    ...(!overrides.db && db.kind === 'pglite'
+      ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
+      : {}),
+    scanThreadRows: config.searchScanThreadRows,
+    onError: (err, msg) => log.warn({ err }, msg),
+  });
 }
 
 /** On PostgreSQL, the metrics report the connection pool's use. */

@@ -130,9 +130,12 @@ const FIT = 1.5;
 /** A job at the place the query names, in first places, scaled by how well its title fits the rest. */
 const PLACE = 1.5;
 
+/** What the boosts read of a job. */
+export type BoostFacts = Pick<JobAttrs, 'title' | 'role' | 'companyId' | 'location' | 'remote'>;
+
 export interface BoostHints {
   roles: ReadonlySet<string>;
-  atPlace?: (a: JobAttrs) => boolean;
+  atPlace?: (a: BoostFacts) => boolean;
   intent?: { companyId: string; roles: ReadonlySet<string>; matched: ReadonlySet<string> };
   /** The query's units (query/query-terms.ts), without its places and its company. */
   units?: readonly QueryUnit[];
@@ -146,7 +149,7 @@ export interface BoostHints {
 export function jobBoosts(
   lists: readonly RankedList[],
   k: number,
-  at: (id: string) => JobAttrs | undefined,
+  at: (id: string) => BoostFacts | undefined,
   hints: BoostHints,
 ): Map<string, number> {
   const boosts = new Map<string, number>();

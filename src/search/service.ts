@@ -4,27 +4,32 @@ import type { SearchGate } from './admission.js';
 import type { Embedder } from './embedders/types.js';
 import { HybridSearch } from './hybrid.js';
 import { EmbeddingIndexer } from './indexer.js';
+import { SqlSearch } from './sql/sql-search.js';
+import type { SearchService } from './types.js';
 
 /**
- * Builds the search side over the embedder and the catalog replica its caller made (the composition root,
- * src/deps.ts): the hybrid service, the embedding writer and the background catch-up that keeps every active row
- * embedded with the current model.
+ * Builds the search side over the embedder and, for search in memory, the catalog replica its caller made (the
+ * composition root, src/deps.ts): the hybrid service (in memory over the replica, or ranked in the database,
+ * sql/sql-search.ts), the embedding writer and the background catch-up that keeps every active row embedded with
+ * the current model.
  */
 
 export interface SearchLogger {
   warn(obj: object, msg: string): void;
 }
 
-export interface SearchParts {
+export interface SearchParts<R extends CatalogReplica | undefined = CatalogReplica | undefined> {
   embedder: Embedder;
-  replica: CatalogReplica;
-  search: HybridSearch;
+  /** The in-process replica search ranks from; undefined when search is ranked in the database. */
+  replica: R;
+  search: R extends CatalogReplica ? HybridSearch : SearchService;
   indexer: EmbeddingIndexer;
   /** Starts the background catch-up (workers and the all-in-one role; not API-only processes). */
   startCatchUp(intervalMs?: number): void;
   /**
-   * Loads the catalog replica, then the embedder's local data, in the background (API processes, once
-   * listening), so the first search does not pay for them. Searches before it finishes wait for the same load.
+   * Loads the catalog replica (search ranked in the database: its vocabulary), then the embedder's local data, in
+   * the background (API processes, once listening), so the first search does not pay for them. Searches before it
+   * finishes wait for the same load.
    * Resolves when both are done or have failed (failures are logged, and the next search tries again).
    */
   warm(): Promise<void>;
@@ -37,8 +42,8 @@ export interface SearchPartsOptions {
   db: Db;
   now: () => number;
   embedder: Embedder;
-  /** The replica search ranks from, built for `embedder`'s model; its owner closes it. */
-  replica: CatalogReplica;
+  /** The replica search ranks from, built for `embedder`'s model; its owner closes it. None: SQL ranks. */
+  replica: CatalogReplica | undefined;
   logger?: SearchLogger;
   /** The admission gate each ranking passes (HybridSearchOptions.admit); none: rankings run at once. */
   gate?: SearchGate;
@@ -47,6 +52,10 @@ export interface SearchPartsOptions {
 /** Full catch-up period in ms: rows written without embedIds (another process, a failed call) get embedded. */
 export const CATCH_UP_INTERVAL_MS = 60_000;
 
+export function createSearchParts(
+  opts: SearchPartsOptions & { replica: CatalogReplica },
+): SearchParts<CatalogReplica>;
+export function createSearchParts(opts: SearchPartsOptions): SearchParts;
 export function createSearchParts(opts: SearchPartsOptions): SearchParts {
   const { embedder, replica } = opts;
   const indexer = new EmbeddingIndexer(opts.db, embedder, opts.now);
@@ -60,13 +69,17 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
       .catch((err: unknown) => warn(err, 'embedding catch-up failed; retried later'));
     return pending;
   };
-  const search = new HybridSearch({
+  const common = {
     db: opts.db,
-    index: replica,
     embedder,
-    onSemanticError: (err) => warn(err, 'query embedding failed; answering from keyword search only'),
+    onSemanticError: (err: unknown) =>
+      warn(err, 'query embedding failed; answering from keyword search only'),
     ...(opts.gate ? { admit: opts.gate.run.bind(opts.gate) } : {}),
-  });
+  };
+  const search = replica
+    ? new HybridSearch({ ...common, index: replica })
+    : new SqlSearch({ ...common, now: opts.now });
+  const load = () => (search instanceof SqlSearch ? search.warm() : replica!.refresh());
   let timer: NodeJS.Timeout | undefined;
   return {
     embedder,
@@ -84,9 +97,8 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     },
     warm() {
       return (
-        replica
-          .refresh()
-          .catch((err: unknown) => warn(err, 'catalog replica load failed; retried by the next search'))
+        load()
+          .catch((err: unknown) => warn(err, 'search data load failed; retried by the next search'))
           // Then the word vectors (~0.3 s; built once per data directory first), which the first search would
           // otherwise wait for.
           .then(() => embedder.prepare?.())

@@ -263,7 +263,7 @@ beforeAll(async () => {
     );
     await db.query('UPDATE companies SET active_job_count = $2 WHERE id = $1', [c.id, (i * 37) % 11]);
   }
-  const gate = new ReplicaGate(t.deps.searchParts.replica, () => `${t.deps.db.writeGeneration}`);
+  const gate = new ReplicaGate(t.deps.searchParts.replica!, () => `${t.deps.db.writeGeneration}`);
   listing = new JobListing(gate);
   companyListing = new CompanyListing(gate, t.deps.db);
 });

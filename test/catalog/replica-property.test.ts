@@ -147,7 +147,7 @@ beforeAll(async () => {
     const c = await addCompany(t.deps.db, { name, domain: `prop-co-${i}.example` }, t.clock.now());
     companies.push({ id: c.id, name });
   }
-  const gate = new ReplicaGate(t.deps.searchParts.replica, () => `${t.deps.db.writeGeneration}`);
+  const gate = new ReplicaGate(t.deps.searchParts.replica!, () => `${t.deps.db.writeGeneration}`);
   sql = new SqlReadModel(t.deps.db);
   replica = new ReplicaReadModel(gate, t.deps.db);
   listing = new JobListing(gate);

@@ -56,7 +56,7 @@ beforeAll(async () => {
     })),
     clock.now(),
   );
-  await t.deps.searchParts.replica.refresh();
+  await t.deps.searchParts.replica!.refresh();
 });
 afterAll(async () => t?.close());
 

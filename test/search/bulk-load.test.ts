@@ -42,7 +42,7 @@ it('loads titles, places and URLs exactly as stored, escapes and non-ASCII chara
     expect(index.loadedFrom).toBe('database');
     const got = index.jobs.attributes(job!.id)!;
     expect({ title: got.title, place: got.place, url: got.url }).toEqual({ title, place: location, url });
-    expect(index.jobs.size).toBe(t.deps.searchParts.replica.jobs.size);
+    expect(index.jobs.size).toBe(t.deps.searchParts.replica!.jobs.size);
     index.close();
   } finally {
     await t.deps.db.query('UPDATE jobs SET title = $2, location = $3, url = $4 WHERE id = $1', [

@@ -120,13 +120,13 @@ beforeAll(async () => {
   await t.deps.searchParts.indexer.catchUp();
   semantic = new HybridSearch({
     db,
-    index: t.deps.searchParts.replica,
+    index: t.deps.searchParts.replica!,
     embedder: t.deps.searchParts.embedder,
     mode: 'semantic',
   });
   keyword = new HybridSearch({
     db,
-    index: t.deps.searchParts.replica,
+    index: t.deps.searchParts.replica!,
     embedder: t.deps.searchParts.embedder,
     mode: 'keyword',
   });
@@ -189,7 +189,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
     // Keyword rank alone prefers Acme Robotics (its text repeats "acme"); the exact name pins Acme.
     const keywordOnly = await new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.replica,
+      index: t.deps.searchParts.replica!,
       embedder: t.deps.searchParts.embedder,
       mode: 'keyword',
     }).searchCompanies('acme', {}, 10);
@@ -258,7 +258,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
   });
 
   it('ran the job scans above on the scan thread, with the same answers as on the event loop', async () => {
-    const counts = t.deps.searchParts.replica.jobs.scanCounts;
+    const counts = t.deps.searchParts.replica!.jobs.scanCounts;
     expect(counts.thread).toBeGreaterThan(5);
     const metrics = await t.get('/metrics');
     expect(metrics.body).toMatch(
@@ -267,7 +267,7 @@ describe('hybrid search through GET /jobs and GET /companies', () => {
     // The same rankings with every scan on the event loop.
     const here = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.replica,
+      index: t.deps.searchParts.replica!,
       embedder: t.deps.searchParts.embedder,
       scanThread: false,
     });
@@ -371,7 +371,7 @@ describe('coherence between writes and the in-process index', () => {
     const stages: string[] = [];
     const hybrid = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.replica,
+      index: t.deps.searchParts.replica!,
       embedder: t.deps.searchParts.embedder,
       onStage: (stage) => stages.push(stage),
     });
@@ -379,7 +379,7 @@ describe('coherence between writes and the in-process index', () => {
     expect(first.length).toBeGreaterThan(1);
     expect(stages).toContain('fuse');
     stages.length = 0;
-    const index = t.deps.searchParts.replica;
+    const index = t.deps.searchParts.replica!;
     const before = index.generation;
     expect(await hybrid.searchJobs('kubernetes engineer', {}, 100)).toEqual(first);
     // On PostgreSQL each refresh within 10 s of a write re-reads the recent changes (CatalogReplica lagMs): rows it
@@ -409,7 +409,7 @@ describe('coherence between writes and the in-process index', () => {
     const failures: unknown[] = [];
     const flaky = new HybridSearch({
       db: t.deps.db,
-      index: t.deps.searchParts.replica,
+      index: t.deps.searchParts.replica!,
       // The provider is down for the first call only (an outage the next search no longer meets).
       embedder: Object.assign(Object.create(embedder), {
         embed: (texts: readonly string[]) =>
@@ -461,8 +461,8 @@ describe('coherence between writes and the in-process index', () => {
   });
 
   it('filters mean the same in memory as in SQL (catalog/filters.ts)', async () => {
-    await t.deps.searchParts.replica.refresh();
-    const index = t.deps.searchParts.replica;
+    await t.deps.searchParts.replica!.refresh();
+    const index = t.deps.searchParts.replica!;
     const jobCases: JobFilters[] = [
       {},
       { companySlug: co.lisbon!.slug },

@@ -30,7 +30,7 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     });
     const deps = await createDeps(config);
     await deps.searchParts.idle();
-    await deps.searchParts.replica.refresh();
+    await deps.searchParts.replica!.refresh();
     return deps;
   }
 
@@ -44,8 +44,8 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
   }
 
   const indexedJobs = (deps: Deps) =>
-    [...deps.searchParts.replica.jobs.entries()]
-      .filter(([id]) => deps.searchParts.replica.jobs.storedOf(id) !== null)
+    [...deps.searchParts.replica!.jobs.entries()]
+      .filter(([id]) => deps.searchParts.replica!.jobs.storedOf(id) !== null)
       .map(([id]) => id)
       .sort();
 
@@ -61,7 +61,7 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
 
   it('loads from the database the first time and leaves a snapshot on close', async () => {
     const deps = await start();
-    expect(deps.searchParts.replica.loadedFrom).toBe('database');
+    expect(deps.searchParts.replica!.loadedFrom).toBe('database');
     const expected = await expectedJobs(deps);
     expect(expected.length).toBeGreaterThan(100);
     expect(indexedJobs(deps)).toEqual(expected);
@@ -86,8 +86,8 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
 
     const deps = await start();
     try {
-      expect(deps.searchParts.replica.loadedFrom).toBe('snapshot');
-      const index = deps.searchParts.replica;
+      expect(deps.searchParts.replica!.loadedFrom).toBe('snapshot');
+      const index = deps.searchParts.replica!;
       expect(index.jobs.attributes(closed!.id)).toBeUndefined();
       expect(index.jobs.attributes(deleted!.id)).toBeUndefined();
       expect(index.jobs.attributes(moved!.id)?.location).toBe('reykjavik, iceland');
@@ -102,7 +102,7 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     const deps = await start();
     const model = deps.searchParts.embedder.id;
     try {
-      expect(deps.searchParts.replica.loadedFrom).toBe('database');
+      expect(deps.searchParts.replica!.loadedFrom).toBe('database');
       expect(indexedJobs(deps)).toEqual(await expectedJobs(deps));
     } finally {
       await deps.close();
@@ -118,11 +118,11 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     expect(good).toBeDefined();
     writeSnapshot(snapshotFile(), { ...good!, seen: good!.seen + 1_000_000 });
     const ahead = await start();
-    expect(ahead.searchParts.replica.loadedFrom).toBe('database');
+    expect(ahead.searchParts.replica!.loadedFrom).toBe('database');
     await ahead.close();
     writeSnapshot(snapshotFile(), { ...good!, model: 'another-model' });
     const other = await start();
-    expect(other.searchParts.replica.loadedFrom).toBe('database');
+    expect(other.searchParts.replica!.loadedFrom).toBe('database');
     expect(indexedJobs(other)).toEqual(await expectedJobs(other));
     await other.close();
   });
@@ -139,12 +139,12 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     expect(existsSync(snapshotFile())).toBe(false);
     writeSnapshot(snapshotFile(), good!, 'another-declaration');
     const rebuilt = await start();
-    expect(rebuilt.searchParts.replica.loadedFrom).toBe('database');
+    expect(rebuilt.searchParts.replica!.loadedFrom).toBe('database');
     expect(indexedJobs(rebuilt)).toEqual(await expectedJobs(rebuilt));
     await rebuilt.close();
     // The rebuilt index wrote a snapshot under the current declaration, which the next start reads.
     const again = await start();
-    expect(again.searchParts.replica.loadedFrom).toBe('snapshot');
+    expect(again.searchParts.replica!.loadedFrom).toBe('snapshot');
     await again.close();
   });
 
@@ -152,8 +152,8 @@ describe.skipIf(serverUrl())('search index snapshot (embedded database)', () => 
     const deps = await start();
     const model = deps.searchParts.embedder.id;
     const expected = new Map(
-      [...deps.searchParts.replica.jobs.entries()].map(([id]) => {
-        const stored = deps.searchParts.replica.jobs.storedOf(id);
+      [...deps.searchParts.replica!.jobs.entries()].map(([id]) => {
+        const stored = deps.searchParts.replica!.jobs.storedOf(id);
         return [id, stored && { scale: stored.scale, values: stored.values.slice() }];
       }),
     );

@@ -61,6 +61,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     CACHE_COHERENCE_MS: '0',
     // TEST_READ_MODEL=sql runs a suite with the in-memory read model switched off.
     ...(process.env.TEST_READ_MODEL ? { READ_MODEL: process.env.TEST_READ_MODEL } : {}),
+    // TEST_SEARCH=sql runs a suite with search ranked in the database.
+    ...(process.env.TEST_SEARCH ? { SEARCH: process.env.TEST_SEARCH } : {}),
     ...opts.env,
   });
   const clock = opts.clock ?? new TestClock();
@@ -79,8 +81,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // The start-up embedding pass a worker runs (full on a new model, else rows changed since the mark), done before
   // the test begins so a write it did not make cannot land between two of its requests.
   await deps.searchParts.indexer.resume();
-  // As a server does once listening (searchParts.warm): listings and searches then read the in-process replica.
-  await deps.searchParts.replica.refresh();
+  // As a server does once listening (searchParts.warm): listings and searches then read the in-process replica,
+  // or search ranked in the database has its vocabulary.
+  await deps.searchParts.replica?.refresh();
+  await deps.searchParts.warm();
   const minted = await deps.tokens.create('test');
   const request: TestApp['request'] = ({ token, ...rest }) => {
     const headers = { ...(rest.headers ?? {}) } as Record<string, string>;

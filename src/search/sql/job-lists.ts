@@ -1,0 +1,119 @@
+import type { JobFilters } from '../../catalog/types.js';
+import type { Db } from '../../db/port.js';
+import { rawTokens } from '../embedders/static.js';
+import type { RankedList } from '../fusion.js';
+import { type JobQueryPlan, NAME_SIMILARITY } from '../job-lists.js';
+import { allWordsQuery, distinctLexemes } from '../keyword-index/lexemes.js';
+import { companyIntent } from '../query/company-intent.js';
+import type { QueryTerms } from '../query/query-terms.js';
+import { similarCompanies } from './company-queries.js';
+import {
+  allWordsTsQuery,
+  anyWordTsQuery,
+  companyJobCounts,
+  jobsOfCompanies,
+  rankedJobs,
+  type Within,
+} from './job-queries.js';
+import type { NearestRows } from './nearest.js';
+import type { SqlVocabulary } from './vocabulary.js';
+
+/**
+ * The lists of a job search ranked in the database: the same lists, with the same weights, as the in-memory
+ * search (job-lists.ts, hybrid.ts), each one statement. They run concurrently: on PostgreSQL each takes a
+ * connection of the pool; on the embedded database they queue on its one connection.
+ */
+
+const ANY_WORD_WEIGHT = 0.5;
+const TYPO_WEIGHT = 0.8;
+
+/** The query understood (planJobQuery's plan), reading names and job counts from the database. */
+export async function planSqlJobQuery(
+  db: Db,
+  words: SqlVocabulary,
+  q: string,
+  hybrid: boolean,
+): Promise<JobQueryPlan> {
+  const { text, corrections } = words.corrected(q, words.namesPlace);
+  if (!hybrid) return { query: q, text, corrections, named: [] };
+  const named = await similarCompanies(db, q, NAME_SIMILARITY, {}, 5);
+  const companies = await companyJobCounts(
+    db,
+    named.map((m) => m.id),
+  );
+  const intent = companyIntent(
+    q,
+    named.map((m) => m.id),
+    {
+      name: (id) => companies.get(id)?.name,
+      frequency: words.frequency,
+      jobCount: (id) => companies.get(id)?.jobs ?? 0,
+    },
+  );
+  return {
+    query: q,
+    text,
+    corrections,
+    named,
+    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest, words.namesPlace).text } }),
+  };
+}
+
+export interface ListInputs {
+  plan: JobQueryPlan;
+  terms: QueryTerms;
+  filters: JobFilters;
+  hybrid: boolean;
+  /** False: the semantic lists only (the relevance bench's semantic mode). */
+  keyword: boolean;
+  n: number;
+  /** The distinct locations of the places the query names (none: it names none). */
+  locations: readonly string[];
+  vectors?: { query: Float32Array; rest?: Float32Array };
+  minSimilarity: number;
+}
+
+const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
+
+/** Every list, and the ids of the named company's jobs that match what the query asks of it. */
+export async function sqlJobLists(
+  db: Db,
+  nearest: NearestRows | undefined,
+  x: ListInputs,
+): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
+  const { plan, terms, filters, n } = x;
+  const ranked = (text: string | null, within: Within = {}) => rankedJobs(db, text, filters, within, n);
+  const lists: Promise<RankedList>[] = [];
+  const add = (name: string, ids: Promise<string[]>, weight?: number) =>
+    lists.push(ids.then((found) => ({ name, ids: found, ...(weight !== undefined && { weight }) })));
+  if (x.keyword) add('keyword', ranked(allWords(plan.query)));
+  if (plan.corrections.length > 0) add('keyword', ranked(allWords(plan.text)), TYPO_WEIGHT);
+  let matched: Promise<string[]> = Promise.resolve([]);
+  if (x.hybrid) {
+    if (rawTokens(plan.query).length > 1) {
+      const lexemes = [...new Set([...distinctLexemes(plan.query), ...distinctLexemes(plan.text)])];
+      add('keyword', ranked(anyWordTsQuery(lexemes)), ANY_WORD_WEIGHT);
+    }
+    if (plan.named.length > 0) add('company', jobsOfCompanies(db, plan.named, filters, n));
+    if (plan.intent) {
+      matched = ranked(allWords(plan.intent.text), { companyId: plan.intent.companyId });
+      add('company', matched);
+    }
+    const rest = terms.text;
+    if (rest.trim() !== '') {
+      if (allWords(rest) !== allWords(plan.text)) add('keyword', ranked(allWords(rest)));
+      if (terms.roles.length > 0 && terms.others.trim() !== '')
+        add('keyword', ranked(allWords(terms.others), { roles: terms.roles }));
+      if (x.locations.length > 0) add('place', ranked(allWords(rest), { locations: x.locations }));
+    }
+  }
+  const v = x.vectors;
+  if (v && nearest) {
+    add('semantic', nearest.jobs(v.query, filters, {}, n, x.minSimilarity));
+    if (x.locations.length > 0)
+      add('place', nearest.jobs(v.query, filters, { locations: x.locations }, n, -1));
+    if (v.rest && plan.intent)
+      add('company', nearest.jobs(v.rest, filters, { companyId: plan.intent.companyId }, n, -1));
+  }
+  return { lists: await Promise.all(lists), matched: new Set(await matched) };
+}

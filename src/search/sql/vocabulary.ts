@@ -1,0 +1,138 @@
+import { readCatalogVersion } from '../../catalog/version.js';
+import type { Queryable } from '../../db/port.js';
+import { wordsOf } from '../keyword-index/lexemes.js';
+import { type Correction, Spelling } from '../query/spelling.js';
+
+/**
+ * What search ranked in the database keeps in the process: the words of active job titles and company names
+ * (for typo tolerance, query/spelling.ts, with how many jobs hold each lexeme) and the distinct job locations (for
+ * the places a query names). Both grow with the catalog's vocabulary and places, not with its jobs: a million
+ * synthetic jobs reuse a few thousand title words. Read with one grouped statement, and read again when the
+ * catalog has changed and `refreshMs` has passed since the last check (in the background: searches meanwhile use
+ * the words already held).
+ */
+/** Texts (distinct titles and company names) up to which the words are read again at every catalog change. */
+const EXACT_ROWS = 20_000;
+
+export class SqlVocabulary {
+  private spelling = new Spelling();
+  private frequencies = new Map<string, number>();
+  private sorted: string[] = [];
+  private places: string[] = [];
+  private version: number | undefined;
+  private rows = 0;
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => number,
+    private readonly refreshMs = 60_000,
+  ) {}
+
+  /**
+   * Resolves when the words may be used: read at least once, and read again after any catalog change while
+   * they come from at most EXACT_ROWS texts (a re-read then costs little); from more, a change starts a re-read
+   * in the background at most once per `refreshMs`, and searches meanwhile use the words already held.
+   */
+  async ready(): Promise<void> {
+    const version = await readCatalogVersion(this.db);
+    if (version === this.version) return;
+    if (this.version === undefined || this.rows <= EXACT_ROWS) return this.reload(version);
+    if (this.loading === undefined && this.now() - this.loadedAt >= this.refreshMs)
+      this.reload(version).catch(() => undefined);
+  }
+
+  /** Jobs whose title or company name holds the lexeme. */
+  frequency = (lexeme: string): number => this.frequencies.get(lexeme) ?? 0;
+
+  /**
+   * The query with misspelled words corrected (as KeywordIndex.corrected does over the in-memory index), and the
+   * corrections; words `keep` accepts (place names) stay as typed. The last word counts as known when some
+   * lexeme starts with it.
+   */
+  corrected(q: string, keep?: (word: string) => boolean): { text: string; corrections: Correction[] } {
+    const words = wordsOf(q);
+    const corrections: Correction[] = [];
+    let text = '';
+    let at = 0;
+    for (const [i, w] of words.entries()) {
+      const typing = i === words.length - 1 && /[\p{L}\p{N}]$/u.test(q);
+      const own = typing ? this.prefixFrequency(w.lexeme) : this.frequency(w.lexeme);
+      const c = this.spelling.correct(w.word, w.lexeme, own, this.frequency);
+      if (!c || keep?.(w.word)) continue;
+      corrections.push(c);
+      text += q.slice(at, w.start) + c.to;
+      at = w.end;
+    }
+    return { text: corrections.length > 0 ? text + q.slice(at) : q, corrections };
+  }
+
+  /** Those of `terms` some active job's location holds. */
+  placesMatching(terms: readonly string[]): string[] {
+    return terms.filter((t) => this.places.some((p) => p.includes(t)));
+  }
+
+  /** The distinct locations (lower case) holding any of `terms`. */
+  locationsWith(terms: readonly string[]): string[] {
+    return this.places.filter((p) => terms.some((t) => p.includes(t)));
+  }
+
+  /** Whether some active job's location holds the word (3+ letters) as a whole word. */
+  namesPlace = (word: string): boolean => {
+    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
+    const whole = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
+    return this.places.some((p) => whole.test(p));
+  };
+
+  private prefixFrequency(prefix: string): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sorted[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let sum = 0;
+    for (let i = lo; i < this.sorted.length && this.sorted[i]!.startsWith(prefix); i++)
+      sum += this.frequency(this.sorted[i]!);
+    return sum;
+  }
+
+  /** One read at a time: a caller during a read waits for it. */
+  private reload(version: number): Promise<void> {
+    this.loading ??= this.read(version).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async read(version: number): Promise<void> {
+    const [texts, places] = await Promise.all([
+      this.db.query<{ text: string; n: number; title: boolean }>(
+        `SELECT title AS text, count(*)::int AS n, true AS title FROM jobs WHERE active GROUP BY title
+         UNION ALL
+         SELECT company_name, count(*)::int, false FROM jobs WHERE active GROUP BY company_name`,
+      ),
+      this.db.query<{ place: string }>('SELECT DISTINCT place FROM job_place_counts WHERE n > 0'),
+    ]);
+    const spelling = new Spelling();
+    const frequencies = new Map<string, number>();
+    for (const { text, n, title } of texts) {
+      const seen = new Set<string>();
+      for (const w of wordsOf(text)) {
+        spelling.add(w.word, w.lexeme, title);
+        if (w.lexeme === '' || seen.has(w.lexeme)) continue;
+        seen.add(w.lexeme);
+        frequencies.set(w.lexeme, (frequencies.get(w.lexeme) ?? 0) + n);
+      }
+    }
+    this.spelling = spelling;
+    this.frequencies = frequencies;
+    this.sorted = [...frequencies.keys()].sort();
+    this.places = places.map((p) => p.place);
+    this.version = version;
+    this.rows = texts.length;
+    this.loadedAt = this.now();
+  }
+}
