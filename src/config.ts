@@ -42,10 +42,7 @@ export interface Config {
    * memory, served by database replicas).
    */
   readModel: 'memory' | 'sql';
-  /**
-   * Where `?search=` ranks: 'memory' (default) over the in-process replica; 'sql' in the database (full text,
-   * pg_trgm, pgvector where installed), so a process holds nothing in proportion to the catalog (docs/deployment.md).
-   */
+  /** Where `?search=` ranks: 'memory' (default) over the replica; 'sql' in the database (docs/deployment.md). */
   search: 'memory' | 'sql';
   rateLimit: {
     windowMs: number;

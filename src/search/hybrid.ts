@@ -5,7 +5,6 @@ import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
 import {
-  type BoostFacts,
   companyMasks,
   type JobQueryPlan,
   jobBoosts,
@@ -240,7 +239,8 @@ export class HybridSearch implements SearchService {
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
     const remote = places.includes('remote');
-    const atPlace = (a: BoostFacts) => (remote && a.remote) || locations().has(a.location);
+    const atPlace = (a: { remote: boolean; location: string }) =>
+      (remote && a.remote) || locations().has(a.location);
     const intent = plan.intent;
     const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
     const wanted: TopK<JobAttrs>[] = vector
