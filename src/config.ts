@@ -38,8 +38,7 @@ export interface Config {
   role: Role;
   /**
    * Where catalog listings and details are read: 'memory' (default) from the in-process replica, with SQL while it
-   * loads; 'sql' always from the database, the reference implementation (for catalogs larger than a process's
-   * memory, served by database replicas).
+   * loads; 'sql' always from the database, the reference implementation (catalogs past a process's memory).
    */
   readModel: 'memory' | 'sql';
   /** Where `?search=` ranks: 'memory' (default) over the replica; 'sql' in the database (docs/deployment.md). */

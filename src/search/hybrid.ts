@@ -234,8 +234,7 @@ export class HybridSearch implements SearchService {
     const masks = index.jobMasks(filters);
     const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
     const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
-    // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
-    // test per place.
+    // The distinct locations naming a place, once, at first use: a set lookup per job, not a test per place.
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
     const remote = places.includes('remote');
