@@ -38,14 +38,10 @@ export interface Config {
   role: Role;
   /**
    * Where catalog listings and details are read: 'memory' (default) from the in-process replica, with SQL while it
-   * loads; 'sql' always from the database, the reference implementation (for catalogs larger than a process's
-   * memory, served by database replicas).
+   * loads; 'sql' always from the database, the reference implementation (catalogs past a process's memory).
    */
   readModel: 'memory' | 'sql';
-  /**
-   * Where `?search=` ranks: 'memory' (default) over the in-process replica; 'sql' in the database (full text,
-   * pg_trgm, pgvector where installed), so a process holds nothing in proportion to the catalog (docs/deployment.md).
-   */
+  /** Where `?search=` ranks: 'memory' (default) over the replica; 'sql' in the database (docs/deployment.md). */
   search: 'memory' | 'sql';
   rateLimit: {
     windowMs: number;

@@ -5,7 +5,6 @@ import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
 import {
-  type BoostFacts,
   companyMasks,
   type JobQueryPlan,
   jobBoosts,
@@ -235,12 +234,12 @@ export class HybridSearch implements SearchService {
     const masks = index.jobMasks(filters);
     const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
     const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
-    // The distinct locations naming a place, once, at first use: a set lookup per job instead of a substring
-    // test per place.
+    // The distinct locations naming a place, once, at first use: a set lookup per job, not a test per place.
     let atPlaces: Set<string> | undefined;
     const locations = () => (atPlaces ??= index.locationsWith(places));
     const remote = places.includes('remote');
-    const atPlace = (a: BoostFacts) => (remote && a.remote) || locations().has(a.location);
+    const atPlace = (a: { remote: boolean; location: string }) =>
+      (remote && a.remote) || locations().has(a.location);
     const intent = plan.intent;
     const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
     const wanted: TopK<JobAttrs>[] = vector

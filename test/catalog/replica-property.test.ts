@@ -8,6 +8,8 @@ import { ReplicaGate } from '../../src/catalog/replica/replica-gate.js';
 import { CatalogService } from '../../src/catalog/service.js';
 import { jobFacetNames } from '../../src/catalog/sql/facets.js';
 import { SqlReadModel } from '../../src/catalog/sql/sql-read-model.js';
+import { HybridSearch } from '../../src/search/hybrid.js';
+import { SqlSearch } from '../../src/search/sql/sql-search.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany } from './fixtures.js';
 
@@ -16,7 +18,8 @@ import { addCompany } from './fixtures.js';
  * and random combinations of every declared /jobs filter, pages and windows past the end, the replica read model
  * must answer exactly what the SQL read model answers (items and totals), the replica itself must have answered
  * every combination it serves (no silent fallback), and a search page read through either must be the same and
- * hold only jobs the same filters admit in SQL. Runs on whichever database the suite runs on (PGlite, or
+ * hold only jobs the same filters admit in SQL. Search ranked in memory and search ranked in the database (SEARCH=sql)
+ * find the same keyword candidates, and the latter's hybrid shortlist holds only admitted jobs. Runs on whichever database the suite runs on (PGlite, or
  * PostgreSQL with TEST_DATABASE_URL).
  */
 
@@ -162,6 +165,17 @@ describe('replica and SQL read models', () => {
   it('give the same listings, totals and search pages for random catalogs and filters', async () => {
     const search = (read: CatalogReadModel) =>
       new CatalogService({ read, search: t.deps.search, now: t.clock.now, shortlist: SHORTLIST });
+    const { db } = t.deps;
+    const { embedder } = t.deps.searchParts;
+    const now = t.clock.now;
+    const keywordInMemory = new HybridSearch({
+      db,
+      index: t.deps.searchParts.replica!,
+      embedder,
+      mode: 'keyword',
+    });
+    const keywordInSql = new SqlSearch({ db, embedder, now, mode: 'keyword' });
+    const inSql = new SqlSearch({ db, embedder, now });
     await fc.assert(
       fc.asyncProperty(
         fc.array(job, { minLength: 6, maxLength: 25 }),
@@ -207,6 +221,11 @@ describe('replica and SQL read models', () => {
             const ids = await t.deps.search.searchJobs(word, filters, SHORTLIST);
             expect(await listing.facets(filters, names, ids), label).toEqual(found.facets);
             for (const item of found.items) expect(admitted.has(item.id), label).toBe(true);
+            const candidates = await keywordInMemory.searchJobs(word, filters, SHORTLIST);
+            const inDatabase = await keywordInSql.searchJobs(word, filters, SHORTLIST);
+            expect(new Set(inDatabase), label).toEqual(new Set(candidates));
+            for (const id of await inSql.searchJobs(word, filters, SHORTLIST))
+              expect(admitted.has(id), label).toBe(true);
           }
         },
       ),

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCompany, addJobs } from '../catalog/fixtures.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+/**
+ * With SEARCH=sql and READ_MODEL=sql a process holds no replica of the catalog: search is ranked in the database
+ * and still understands what it is asked (misspellings, company names, filters inside retrieval). Through HTTP
+ * on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ */
+
+let t: TestApp;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SEARCH: 'sql', READ_MODEL: 'sql' } });
+  const now = t.clock.now();
+  const acme = await addCompany(t.deps.db, { name: 'Anthropic', domain: 'anthropic.com' }, now);
+  const globex = await addCompany(t.deps.db, { name: 'Globex Data', domain: 'globex.com' }, now);
+  const jobs = [
+    [acme, 'Anthropic', 'Solutions Architect', 'solutions_engineer', 'London, United Kingdom'],
+    [acme, 'Anthropic', 'Security Engineer', 'engineering', 'San Francisco, CA'],
+    [globex, 'Globex Data', 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
+    [globex, 'Globex Data', 'Customer Success Manager', 'csm', 'New York, NY'],
+  ] as const;
+  await addJobs(
+    t.deps.db,
+    jobs.map(([c, companyName, title, roleCategory, location], i) => ({
+      companyId: c.id,
+      companyName,
+      title,
+      roleCategory,
+      location,
+      remote: location.startsWith('Remote'),
+      postedAt: new Date(now - (i + 1) * HOUR),
+    })),
+    now,
+  );
+  await t.deps.searchParts.indexer.catchUp();
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const titles = async (url: string) => {
+  const res = await t.get(url, null);
+  expect(res.statusCode).toBe(200);
+  return (res.json().data as { title?: string; name?: string }[]).map((d) => d.title ?? d.name);
+};
+
+describe('search ranked in the database', () => {
+  it('holds no replica of the catalog', () => {
+    expect(t.deps.searchParts.replica).toBeUndefined();
+  });
+
+  it('answers job searches with typos corrected and filters inside retrieval', async () => {
+    expect((await titles('/api/v1/jobs?search=solutons%20engineer'))[0]).toBe('Solutions Engineer');
+    expect(await titles('/api/v1/jobs?search=solutions&remote_only=true')).toEqual(['Solutions Engineer']);
+    expect(await titles('/api/v1/jobs?search=customer%20sucess')).toEqual(['Customer Success Manager']);
+  });
+
+  it('reads places and company names', async () => {
+    expect((await titles('/api/v1/jobs?search=solutions%20london'))[0]).toBe('Solutions Architect');
+    expect((await titles('/api/v1/jobs?search=antropic'))[0]).toMatch(
+      /Solutions Architect|Security Engineer/,
+    );
+    expect((await titles('/api/v1/companies?search=antrhopic'))[0]).toBe('Anthropic');
+    expect((await titles('/api/v1/companies?search=globex'))[0]).toBe('Globex Data');
+  });
+
+  it('sees a write at the next search', async () => {
+    const now = t.clock.now();
+    const [c] = await t.deps.db.query<{ id: string }>(`SELECT id FROM companies WHERE name = 'Globex Data'`);
+    await addJobs(
+      t.deps.db,
+      [
+        {
+          companyId: c!.id,
+          companyName: 'Globex Data',
+          title: 'Deployment Strategist',
+          roleCategory: 'fde',
+          postedAt: new Date(now),
+        },
+      ],
+      now,
+    );
+    expect(await titles('/api/v1/jobs?search=deployment%20strategist')).toEqual(['Deployment Strategist']);
+  });
+});
