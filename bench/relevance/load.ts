@@ -21,11 +21,13 @@ export interface Rule {
   company?: string;
   role?: string;
   location?: string;
+  /** Only rows of this kind (the mixed list of jobs and companies). */
+  type?: 'job' | 'company';
 }
 export interface Query {
   query: string;
   kind: string;
-  target: 'jobs' | 'companies';
+  target: 'jobs' | 'companies' | 'mixed';
   judgments: Rule[];
 }
 export interface Row {
@@ -36,6 +38,7 @@ export interface Row {
   location: string;
   /** A company's one-liner (the baseline indexes it with the name). */
   text?: string;
+  type: 'job' | 'company';
 }
 
 export async function load(
@@ -59,7 +62,15 @@ export async function load(
         c.industry.map((value) => ({ dimension: 'industry' as const, value })),
         now,
       );
-      companies.push({ id, title: c.name, company: c.name, role: '', location: '', text: c.oneLiner });
+      companies.push({
+        id,
+        title: c.name,
+        company: c.name,
+        role: '',
+        location: '',
+        text: c.oneLiner,
+        type: 'company',
+      });
       for (const [i, j] of c.jobs.entries()) {
         const [row] = await tx.query<{ id: string }>(
           `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, role_category, url, posted_at)
@@ -76,7 +87,14 @@ export async function load(
             new Date(now - j.daysAgo * 86_400_000 - i * 60_000),
           ],
         );
-        jobs.push({ id: row!.id, title: j.title, company: c.name, role: j.role, location: j.location });
+        jobs.push({
+          id: row!.id,
+          title: j.title,
+          company: c.name,
+          role: j.role,
+          location: j.location,
+          type: 'job',
+        });
       }
     }
   });
@@ -89,6 +107,7 @@ export function judge(q: Query, rows: Row[]): Map<string, number> {
     let grade = 0;
     for (const r of q.judgments) {
       const ok =
+        (r.type === undefined || r.type === row.type) &&
         (r.title === undefined || new RegExp(r.title, 'i').test(row.title)) &&
         (r.company === undefined || new RegExp(r.company, 'i').test(row.company)) &&
         (r.role === undefined || r.role === row.role) &&

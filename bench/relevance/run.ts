@@ -5,9 +5,10 @@ import { migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
 import { createEmbedder } from '../../src/search/embedders/index.js';
 import { HybridSearch, type SearchMode } from '../../src/search/hybrid.js';
+import { mixResults } from '../../src/search/mixed-results.js';
 import { createSearchParts } from '../../src/search/service.js';
 import { MiniSearchBaseline } from './baseline.js';
-import { type CatalogFile, judge, load, type Query } from './load.js';
+import { type CatalogFile, judge, load, type Query, type Row } from './load.js';
 import { ndcgAt, recallAt, reciprocalRank } from './metrics.js';
 import { realCatalog } from './real-catalog.js';
 
@@ -35,9 +36,16 @@ interface SetResult {
   queries: Query[];
   results: Map<Ranker, Scores[]>;
   info: string;
+  /** The mixed list's table, when the set has mixed queries. */
+  mixed: string[];
 }
 
-async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Promise<SetResult> {
+async function runSet(
+  name: string,
+  catalog: CatalogFile,
+  queries: Query[],
+  mixedQueries: Query[] = [],
+): Promise<SetResult> {
   const config = parseConfig(process.env);
   const now = Date.UTC(2026, 10, 22, 12);
   const db = await PgliteDb.open(undefined);
@@ -61,10 +69,10 @@ async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Pro
       for (const q of queries) {
         const grades = judge(q, q.target === 'jobs' ? jobs : companies);
         const ranked = !service
-          ? baseline.search(q.query, q.target, 100)
-          : q.target === 'jobs'
-            ? await service.searchJobs(q.query, {}, 100)
-            : await service.searchCompanies(q.query, {}, 100);
+          ? baseline.search(q.query, q.target === 'companies' ? 'companies' : 'jobs', 100)
+          : q.target === 'companies'
+            ? await service.searchCompanies(q.query, {}, 100)
+            : await service.searchJobs(q.query, {}, 100);
         scores.push({
           ndcg: ndcgAt(ranked, grades, 10),
           recall: recallAt(ranked, grades, 100, 2),
@@ -73,14 +81,55 @@ async function runSet(name: string, catalog: CatalogFile, queries: Query[]): Pro
       }
       results.set(ranker, scores);
     }
+    const hybrid = new HybridSearch({ db, index: parts.replica, embedder: parts.embedder });
+    const mixed = mixedQueries.length > 0 ? await mixedTable(hybrid, jobs, companies, mixedQueries) : [];
     await parts.stop();
     replica.close();
     const rows = jobs.length + companies.length;
     const info = `embedder ${parts.embedder.id}; ${rows} rows embedded in ${embedMs.toFixed(0)} ms; ${queries.length} queries`;
-    return { name, queries, results, info };
+    return { name, queries, results, info, mixed };
   } finally {
     await db.close();
   }
+}
+
+/**
+ * The MCP search tool's one list (10 jobs and 5 companies of the hybrid search): nDCG@10 with the companies
+ * listed before the jobs, and as mixResults orders them, per kind of query.
+ */
+async function mixedTable(search: HybridSearch, jobs: Row[], companies: Row[], queries: Query[]) {
+  const byId = new Map([...jobs, ...companies].map((r) => [r.id, r]));
+  const item = (id: string) => {
+    const r = byId.get(id)!;
+    return { kind: r.type, id, name: r.title, ...(r.text !== undefined && { about: r.text }) };
+  };
+  const scores: { kind: string; before: number; after: number }[] = [];
+  for (const q of queries) {
+    const grades = judge(q, [...jobs, ...companies]);
+    const j = (await search.searchJobs(q.query, {}, 10)).map(item);
+    const c = (await search.searchCompanies(q.query, {}, 5)).map(item);
+    const before = ndcgAt(
+      [...c, ...j].map((x) => x.id),
+      grades,
+      10,
+    );
+    const after = ndcgAt(
+      mixResults(q.query, j, c).map((x) => x.id),
+      grades,
+      10,
+    );
+    scores.push({ kind: q.kind, before, after });
+  }
+  const lines = [
+    '| mixed list subset | n | companies, then jobs nDCG@10 | mixed by the query nDCG@10 |',
+    '|---|---:|---:|---:|',
+  ];
+  for (const kind of ['all', ...new Set(scores.map((s) => s.kind))]) {
+    const xs = scores.filter((s) => kind === 'all' || s.kind === kind);
+    const f = (pick: (s: (typeof xs)[number]) => number) => mean(xs.map(pick)).toFixed(3);
+    lines.push(`| ${kind} | ${xs.length} | ${f((s) => s.before)} | ${f((s) => s.after)} |`);
+  }
+  return lines;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -151,13 +200,14 @@ async function main(): Promise<void> {
     'lexicon',
     readJson<CatalogFile>('./catalog.json'),
     readJson<{ queries: Query[] }>('./queries.json').queries,
+    readJson<{ queries: Query[] }>('./mixed-queries.json').queries,
   );
   const real = await runSet(
     'real',
     realCatalog(),
     readJson<{ queries: Query[] }>('./real-queries.json').queries,
   );
-  const lines = [...table(lexicon), '', ...table(real), '', ...verdicts(lexicon, real)];
+  const lines = [...table(lexicon), '', ...lexicon.mixed, '', ...table(real), '', ...verdicts(lexicon, real)];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (process.argv.includes('--verbose')) {
     for (const r of [lexicon, real]) {

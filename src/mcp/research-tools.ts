@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { postingUrl, webUrlOr } from '../net/web-url.js';
+import { type MixedItem, mixResults } from '../search/mixed-results.js';
 import type { ApiResponse, FrontlineApi } from './api.js';
 import type { JsonSchema } from './input-schemas.js';
 import type { jobSummary } from './tools.js';
@@ -92,24 +93,34 @@ interface CompanyDetail {
   researchSummary: string | null;
 }
 
+/**
+ * Jobs and companies in one list, ordered by what the query asks for (search/mixed-results.ts): a role query
+ * lists jobs first, a company's name the company.
+ */
 export async function runSearch(api: FrontlineApi, query: string): Promise<Record<string, unknown>> {
   const [jobs, companies] = await Promise.all([
     data(api, '/jobs', { search: query, limit: '10' }),
     data(api, '/companies', { search: query, limit: '5' }),
   ]);
-  const results = [
-    ...(companies as CompanyDetail[]).map((c) => ({
-      id: `company:${c.slug}`,
-      title: `${c.name}: ${c.oneLiner}`,
-      url: webUrlOr(c.website, `https://${c.domain}/`),
-    })),
-    ...(jobs as Parameters<typeof jobSummary>[0][]).map((j) => ({
+  const mixed = mixResults<MixedItem & { title: string; url: string }>(
+    query,
+    (jobs as Parameters<typeof jobSummary>[0][]).map((j) => ({
+      kind: 'job' as const,
       id: `job:${j.id}`,
+      name: j.title,
       title: `${j.title} at ${j.company.name} (${j.location})`,
       url: webUrlOr(j.url, ''),
     })),
-  ];
-  return { results };
+    (companies as CompanyDetail[]).map((c) => ({
+      kind: 'company' as const,
+      id: `company:${c.slug}`,
+      name: c.name,
+      about: c.oneLiner,
+      title: `${c.name}: ${c.oneLiner}`,
+      url: webUrlOr(c.website, `https://${c.domain}/`),
+    })),
+  );
+  return { results: mixed.map(({ id, title, url }) => ({ id, title, url })) };
 }
 
 export async function runFetch(api: FrontlineApi, id: string): Promise<Record<string, unknown>> {

@@ -16,7 +16,7 @@ import {
 import { KeywordSearch } from './keyword.js';
 import { KeywordIndex } from './keyword-index/keyword-index.js';
 import { type Highlighter, highlighter } from './query/highlight.js';
-import { QueryTermParser, type QueryTerms } from './query/query-terms.js';
+import { describedRoles, QueryTermParser, type QueryTerms } from './query/query-terms.js';
 import { QueryUnderstanding } from './query/query-understanding.js';
 import type { SearchService } from './types.js';
 import type { Hit, TopK } from './vectors/vector-index.js';
@@ -302,7 +302,7 @@ export class HybridSearch implements SearchService {
   private hints(plan: JobQueryPlan, terms: QueryTerms, places: string[], matched?: ReadonlySet<string>) {
     const intent = plan.intent;
     return {
-      roles: new Set<string>(this.understanding.roles(plan.text)),
+      roles: new Set<string>([...this.understanding.roles(plan.text), ...describedRoles(terms)]),
       units: intent ? this.terms.parse(intent.text, places, false).units : terms.units,
       ...(intent &&
         matched && {

@@ -194,7 +194,13 @@ export function understoodLists(
   n: number,
 ): RankedList[] {
   const rest = terms.text;
+  // A description of roles: the jobs of those roles holding words of their role phrases ("sales engineer",
+  // "onboarding specialist").
   const lists: RankedList[] = [];
+  if (terms.described.length > 0) {
+    const phrases = [...new Set(terms.units.flatMap((u) => u.alternatives.flat()))];
+    lists.push({ name: 'keyword', ids: words.anyWords(phrases, rows.ofRoles(), n) });
+  }
   if (rest.trim() === '') return lists;
   if (allWordsKey(rest) !== allWordsKey(plan.text))
     lists.push({ name: 'keyword', ids: words.allWords(allWordsQuery(rest), rows.masks, n) });

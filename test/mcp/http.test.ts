@@ -165,6 +165,26 @@ describe('tools over Streamable HTTP at /mcp', () => {
     expect(toolError(await call(anonymous, 'fetch', { id: 'nonsense' })).code).toBe('BAD_REQUEST');
   });
 
+  it('search lists jobs first for a role, and the company first for its name', async () => {
+    const results = async (query: string) =>
+      (
+        (await call(anonymous, 'search', { query })).structuredContent as {
+          results: { id: string; title: string }[];
+        }
+      ).results;
+    const role = await results('forward deployed engineer');
+    // Companies whose one-liners mention deployment are matched too; they follow every job titled as asked.
+    expect(role.some((r) => r.id.startsWith('company:'))).toBe(true);
+    const firstCompany = role.findIndex((r) => r.id.startsWith('company:'));
+    expect(firstCompany).toBeGreaterThan(0);
+    for (const r of role.slice(0, firstCompany)) expect(r.id.startsWith('job:')).toBe(true);
+    expect(role[0]!.title).toMatch(/forward deployed/i);
+    for (const query of ['Baseten', 'basetne']) {
+      const named = await results(query);
+      expect(named[0]!.id, query).toBe('company:baseten');
+    }
+  });
+
   it('bad arguments are tool errors that name the argument, with our error code', async () => {
     const badType = toolError(await call(anonymous, 'search_jobs', { limit: 'ten' }));
     expect(badType).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining("'limit'") });

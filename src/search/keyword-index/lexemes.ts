@@ -1,4 +1,5 @@
 import { tsQueryParts } from '../keyword.js';
+import { wordFormSpans } from '../query/word-forms.js';
 import { STOP_WORDS, stem } from './stemmer.js';
 
 /**
@@ -6,7 +7,9 @@ import { STOP_WORDS, stem } from './stemmer.js';
  * alphanumeric word takes a position (stop words too, as in PostgreSQL), words with a digit are kept as they are
  * (the `simple` dictionary), stop words yield nothing, and every other word is Snowball-stemmed. Unlike
  * PostgreSQL's parser, punctuation always separates words: "AI/ML", "node.js" and "e-commerce" are two words
- * each here, where the database keeps a file path, host or compound as one more lexeme.
+ * each here, where the database keeps a file path, host or compound as one more lexeme. A compound written
+ * hyphenated, spaced or joined ("Pre-Sales", "pre sales", "presales") is one word, its joined form
+ * (query/word-forms.ts): the database gives the same lexemes for `joinWordForms(text)`.
  */
 
 export interface Lexeme {
@@ -35,7 +38,9 @@ export function lexemeOf(word: string): string {
 export function lexemes(text: string): Lexeme[] {
   const out: Lexeme[] = [];
   let pos = 0;
-  for (const word of text.toLowerCase().match(WORD) ?? []) {
+  const words =
+    wordFormSpans(text).length > 0 ? wordsOf(text).map((w) => w.word) : text.toLowerCase().match(WORD);
+  for (const word of words ?? []) {
     pos++;
     const lexeme = lexemeOf(word);
     if (lexeme !== '') out.push({ lexeme, pos });
@@ -53,10 +58,18 @@ export interface TextWord {
   end: number;
 }
 
-/** Each word of a text with its lexeme and its place in the text. */
+/** Each word of a text with its lexeme and its place in the text; a compound is one word, joined. */
 export function wordsOf(text: string): TextWord[] {
   const out: TextWord[] = [];
+  const spans = wordFormSpans(text);
+  let next = 0;
   for (const m of text.matchAll(WORD)) {
+    const span = spans[next];
+    if (span !== undefined && m.index >= span.start) {
+      if (m.index === span.start) out.push({ ...span, lexeme: lexemeOf(span.word) });
+      if (m.index + m[0].length >= span.end) next++;
+      continue;
+    }
     const word = m[0].toLowerCase();
     out.push({ word, lexeme: lexemeOf(word), start: m.index, end: m.index + m[0].length });
   }

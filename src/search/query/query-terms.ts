@@ -1,6 +1,8 @@
 import { CLIENT_FACING_CATEGORIES } from '../../catalog/vocabulary.js';
 import { type Lexicon, rawTokens } from '../embedders/static.js';
 import { lexemes } from '../keyword-index/lexemes.js';
+import { paraphrasedRoles } from './paraphrases.js';
+import { joinWordForms } from './word-forms.js';
 
 /**
  * What a job search asks of a title, word by word: the query (corrected, without the places it names and
@@ -26,6 +28,8 @@ export interface QueryTerms {
    * client-facing categories, "engineer"). */
   roles: string[];
   others: string;
+  /** A query describing roles without naming them (paraphrases.ts): one role phrase of each, to rank by. */
+  described: string[];
 }
 
 /**
@@ -41,7 +45,12 @@ interface Phrase {
   roles: ReadonlySet<string>;
 }
 
-const split = (text: string) => rawTokens(text).flatMap((t) => t.split('-'));
+/** Tokens with compounds joined ("pre-sales" and "pre sales" are "presales", as the index reads titles). */
+const split = (text: string) => rawTokens(joinWordForms(text)).flatMap((t) => t.split('-'));
+
+/** The roles a query describes without naming them (its named ones are read from the lexicon elsewhere). */
+export const describedRoles = (terms: QueryTerms): string[] =>
+  terms.described.length > 0 ? terms.roles : [];
 
 export class QueryTermParser {
   private readonly phrases: Phrase[] = [];
@@ -94,7 +103,29 @@ export class QueryTermParser {
       if (named.size === 0) others.push(alias ?? own);
       i += span;
     }
-    return { units, text: words.join(' '), roles: [...roles], others: others.join(' ') };
+    const kept = words.join(' ');
+    if (roles.size === 0) {
+      const described = this.described(kept);
+      if (described) return { ...described, text: kept };
+    }
+    return { units, text: kept, roles: [...roles], others: others.join(' '), described: [] };
+  }
+
+  /**
+   * A description of roles (paraphrases.ts) as one unit: met by a role phrase of the categories in the title
+   * or by any job of them; the description's own words ask nothing more of a title.
+   */
+  private described(text: string): Omit<QueryTerms, 'text'> | undefined {
+    const found = paraphrasedRoles(text);
+    if (found.length === 0) return undefined;
+    const phrases = found.flatMap((r) => (this.lexicon.roles[r]?.phrases ?? []).filter((p) => p.length >= 4));
+    const alternatives = phrases.map((p) => lexemes(joinWordForms(p)).map((l) => l.lexeme));
+    return {
+      units: [{ alternatives, roles: new Set(found), prefix: false }],
+      roles: found,
+      others: '',
+      described: found.flatMap((r) => this.lexicon.roles[r]?.phrases.slice(0, 1) ?? []),
+    };
   }
 
   /** The categories whose role phrase the whole text is ("customer success manager" -> csm). */
