@@ -53,7 +53,7 @@ function tokenName(value: string): string {
 }
 
 /** Stops the server cleanly on SIGTERM/SIGINT, and exits anyway if shutdown hangs past the bound. */
-function handleSignals(stop: () => Promise<void>, graceMs = 10_000): void {
+function handleSignals(stop: () => Promise<void>, graceMs: number): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -75,8 +75,9 @@ function registerProcessCommands(program: Command): void {
     .command('serve')
     .description('Start the HTTP API (applies migrations first)')
     .action(async () => {
-      const server = await runServer(loadConfig());
-      handleSignals(server.stop);
+      const config = loadConfig();
+      const server = await runServer(config);
+      handleSignals(server.stop, config.shutdownGraceMs);
       // A server whose route schemas do not compile, or whose workflow engine cannot launch, is broken or
       // misconfigured: it stops (the log says why) rather than serve with routes or a pipeline that never work.
       server.startupTasks.catch(() => server.stop().finally(() => process.exit(1)));
@@ -86,8 +87,9 @@ function registerProcessCommands(program: Command): void {
     .command('worker')
     .description('Run pipeline workflows and the freshness scheduler, without the HTTP API')
     .action(async () => {
-      const worker = await runWorker(loadConfig());
-      handleSignals(worker.stop);
+      const config = loadConfig();
+      const worker = await runWorker(config);
+      handleSignals(worker.stop, config.shutdownGraceMs);
     });
 
   program

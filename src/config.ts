@@ -26,6 +26,8 @@ export interface Config {
   /** Per-statement timeout in ms (server mode only). */
   databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
+  /** How long a stopping process may finish its work before it exits anyway, ms (SHUTDOWN_GRACE_MS, 10 s). */
+  shutdownGraceMs: number;
   /** Tokens accepted in addition to the database ones (comma-separated in API_TOKENS). */
   apiTokens: string[];
   sampleData: boolean;
@@ -267,10 +269,8 @@ function readCoreSettings(r: Reader) {
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
-    apiTokens: (r.raw('API_TOKENS') ?? '')
-      .split(',')
-      .map((t) => t.trim())
-      .filter((t) => t.length > 0),
+    shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 10_000, 100, 86_400_000),
+    apiTokens: (r.raw('API_TOKENS') ?? '').split(',').flatMap((t) => (t.trim() ? [t.trim()] : [])),
     sampleData: r.bool('SAMPLE_DATA', false),
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     trustProxy: parseTrustProxy(r),

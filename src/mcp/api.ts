@@ -84,7 +84,11 @@ export interface InjectTarget {
     headers: Record<string, string>;
     remoteAddress: string;
     payload?: string;
-  }): Promise<{ statusCode: number; body: string; headers: Record<string, string | string[] | number | undefined> }>;
+  }): Promise<{
+    statusCode: number;
+    body: string;
+    headers: Record<string, string | string[] | number | undefined>;
+  }>;
 }
 
 /**

@@ -96,6 +96,19 @@ beforeAll(async () => {
   const now = t.clock.now();
   const db = t.deps.db;
   const tag = (dimension: 'industry' | 'stage', value: string) => ({ dimension, value });
+  // Three companies without jobs, each left out of industry=robotics&stage=series-a&category=ai_native by one of
+  // its filters alone: a facet counted without lifting its own filter misses exactly one of them.
+  for (const [name, category, tags] of [
+    ['Only Industry Differs', 'ai_native', [tag('industry', 'Healthcare'), tag('stage', 'Series A')]],
+    ['Only Stage Differs', 'ai_native', [tag('industry', 'Robotics'), tag('stage', 'Seed')]],
+    ['Only Category Differs', 'enterprise_ai', [tag('industry', 'Robotics'), tag('stage', 'Series A')]],
+  ] as const) {
+    await addCompany(
+      db,
+      { name, domain: `${name.toLowerCase().replaceAll(' ', '-')}.com`, category, tags: [...tags] },
+      now,
+    );
+  }
   const cos = [
     await addCompany(
       db,
@@ -198,12 +211,23 @@ describe('GET /companies?facets=', () => {
   it('counts tag dimensions and categories, each without its own filter', async () => {
     await expectCompanyFacets('');
     const facets = await expectCompanyFacets('industry=robotics&stage=series-a&category=ai_native');
-    // industry is counted over stage=series-a and ai_native companies alone (Beta): robotics and legal once each.
+    // industry is counted over the stage=series-a, ai_native companies, whatever their industry: Beta (robotics,
+    // legal) and Only Industry Differs (healthcare).
     expect(facets.industry).toEqual([
+      { value: 'healthcare', count: 1 },
       { value: 'legal', count: 1 },
       { value: 'robotics', count: 1 },
     ]);
-    expect(facets.category).toEqual([{ value: 'ai_native', count: 1 }]);
+    // stage over the robotics, ai_native ones: Beta (series-a) and Only Stage Differs (seed); Alpha has none.
+    expect(facets.stage).toEqual([
+      { value: 'seed', count: 1 },
+      { value: 'series-a', count: 1 },
+    ]);
+    // category over the robotics, series-a ones: Beta and Only Category Differs.
+    expect(facets.category).toEqual([
+      { value: 'ai_native', count: 1 },
+      { value: 'enterprise_ai', count: 1 },
+    ]);
   });
 
   it('counts over the search shortlist when search is given', async () => {

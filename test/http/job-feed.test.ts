@@ -53,7 +53,7 @@ describe('GET /jobs/feed.atom', () => {
       '': 'Jobs · Frontline',
       'role_category=fde&company=anthropic': 'Forward deployed engineer jobs at anthropic · Frontline',
       'role_category=hr&remote_only=true': 'Remote people / HR jobs · Frontline',
-      'search=agents&location=london&page=2': 'Jobs in london matching "agents" · Frontline',
+      'search=agents&location=london&page=2': 'Jobs matching "agents" in london · Frontline',
       'client_facing=false&salary_min=100000&salary_currency=USD':
         'Jobs paying at least 100000 a year paid in USD · Frontline',
     };
@@ -65,7 +65,9 @@ describe('GET /jobs/feed.atom', () => {
     for (const item of fde.items) {
       expect(item.description).toContain('Role: Forward deployed engineer');
       expect(item.description).not.toContain('Role: fde');
-      expect(item.categories).toEqual([expect.objectContaining({ term: 'fde', label: 'Forward deployed engineer' })]);
+      expect(item.categories).toEqual([
+        expect.objectContaining({ term: 'fde', label: 'Forward deployed engineer' }),
+      ]);
     }
   });
 

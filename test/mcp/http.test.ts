@@ -84,8 +84,14 @@ describe('tools over Streamable HTTP at /mcp', () => {
       expect(anon).not.toContain(name);
       expect(token).toContain(name);
     }
-    expect(token.filter((name) => !anon.includes(name)).sort()).toEqual(['after_id', 'explain', 'updated_since']);
-    const refused = toolError(await call(anonymous, 'search_jobs', { updated_since: '2026-01-01T00:00:00Z' }));
+    expect(token.filter((name) => !anon.includes(name)).sort()).toEqual([
+      'after_id',
+      'explain',
+      'updated_since',
+    ]);
+    const refused = toolError(
+      await call(anonymous, 'search_jobs', { updated_since: '2026-01-01T00:00:00Z' }),
+    );
     expect(refused.message).toBe("Unknown argument 'updated_since'");
     const delta = await call(withToken, 'search_jobs', { updated_since: '2000-01-01T00:00:00Z', limit: 2 });
     expect(delta.isError).toBeFalsy();

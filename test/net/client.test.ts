@@ -78,7 +78,10 @@ describe('host map routing', () => {
   it("names the deployment's contact in the User-Agent: USER_AGENT_CONTACT, else PUBLIC_BASE_URL, else none", async () => {
     sites.setRoute('acme.test', '/ua', { handler: (req, res) => res.end(String(req.headers['user-agent'])) });
     const cases: [Record<string, string>, string][] = [
-      [{ USER_AGENT_CONTACT: 'mailto:crawler@jobs.example.org' }, 'FrontlineBot/0.1 (+mailto:crawler@jobs.example.org)'],
+      [
+        { USER_AGENT_CONTACT: 'mailto:crawler@jobs.example.org' },
+        'FrontlineBot/0.1 (+mailto:crawler@jobs.example.org)',
+      ],
       [
         { USER_AGENT_CONTACT: 'https://jobs.example.org/bot', PUBLIC_BASE_URL: 'https://jobs.example.org' },
         'FrontlineBot/0.1 (+https://jobs.example.org/bot)',

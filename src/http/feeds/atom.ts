@@ -26,7 +26,12 @@ const html = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function summary(job: JobListItem): string {
-  return [job.company.name, job.location, job.remote ? 'Remote' : null, `Role: ${ROLE_LABELS[job.roleCategory]}`]
+  return [
+    job.company.name,
+    job.location,
+    job.remote ? 'Remote' : null,
+    `Role: ${ROLE_LABELS[job.roleCategory]}`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -37,7 +37,8 @@ export function feedTitle(query: Record<string, unknown>, site: string): string 
     const value = String(raw);
     if (key === 'client_facing') adjectives.push('client-facing');
     else if (key === 'remote_only') adjectives.push('remote');
-    else if (key === 'role_category') noun = `${inSentence(ROLE_LABELS[value as RoleCategory] ?? value)} jobs`;
+    else if (key === 'role_category')
+      noun = `${inSentence(ROLE_LABELS[value as RoleCategory] ?? value)} jobs`;
     else qualifiers.push(QUALIFIERS[key]?.(value) ?? `${key.replace(/_/g, ' ')} ${value}`);
   }
   const words = [...adjectives, noun].join(' ');
