@@ -222,7 +222,7 @@ export class SignalsService {
     const since = reads.find((r) => r.since !== null)?.since ?? null;
     const byRoleCategory = categories
       .map((roleCategory, k) => ({ roleCategory, r: reads[k] as ScopeRollup }))
-      .filter(({ r }) => r.start !== 0 || r.days.some((d) => d.opened || d.reopened || d.closed || d.net))
+      .filter(({ r }) => r.start !== 0 || r.days.some((d) => d.events > 0))
       .map(({ roleCategory, r }) => ({ roleCategory, series: bucket(r.days, range, r.since, r.start) }))
       .sort((a, b) => a.roleCategory.localeCompare(b.roleCategory));
     return { ...meta(range, since, categories), byRoleCategory };

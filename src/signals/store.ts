@@ -46,13 +46,13 @@ const taggedIds = (first: number) =>
  * up the difference (companies carry about two tags of a dimension, so they are few).
  */
 const taggedRows = (first: number, slugs: number, rollup: string) => `(
-  SELECT t.day, t.role_category, t.opened, t.reopened, t.closed, t.net
+  SELECT t.day, t.role_category, t.opened, t.reopened, t.closed, t.net, t.events
   FROM ${rollup}_tag t WHERE t.tag_id IN (${taggedIds(first)})${
     slugs === 1
       ? ''
       : `
   UNION ALL
-  SELECT p.day, p.role_category, -p.opened, -p.reopened, -p.closed, -p.net
+  SELECT p.day, p.role_category, -p.opened, -p.reopened, -p.closed, -p.net, -p.events
   FROM ${rollup}_tag_pair p
   WHERE p.tag_id IN (${taggedIds(first)}) AND p.other_tag_id IN (${taggedIds(first)})`
   }${
@@ -60,7 +60,8 @@ const taggedRows = (first: number, slugs: number, rollup: string) => `(
       ? ''
       : `
   UNION ALL
-  SELECT d.day, k, o.extra * d.opened, o.extra * d.reopened, o.extra * d.closed, o.extra * d.net
+  SELECT d.day, k, o.extra * d.opened, o.extra * d.reopened, o.extra * d.closed, o.extra * d.net,
+    o.extra * d.events
   FROM (SELECT ct.company_id, ((count(*) - 1) * (count(*) - 2) / 2)::int AS extra
         FROM company_tags ct JOIN companies c ON c.id = ct.company_id AND c.active
         WHERE ct.tag_id IN (${taggedIds(first)}) GROUP BY ct.company_id HAVING count(*) > 2) o
@@ -74,6 +75,8 @@ export interface DayRow extends DayCounts {
   openedAll: number;
   /** Opened in the seven client-facing categories that day. */
   openedClientFacing: number;
+  /** Events behind the asked categories' rows: a week whose counts cancel out still had them. */
+  events: number;
 }
 
 /** The rollup keys a read sums: the categories asked for, every category, the client-facing ones. */
@@ -208,7 +211,8 @@ function sumsOf(s: { from: string; where: string }): string {
        coalesce(sum(h.closed) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS closed,
        coalesce(sum(h.net) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS net,
        coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($5::text[])), 0)::int AS "openedAll",
-       coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($4::text[])), 0)::int AS "openedClientFacing"
+       coalesce(sum(h.opened) FILTER (WHERE h.role_category = ANY($4::text[])), 0)::int AS "openedClientFacing",
+       coalesce(sum(h.events) FILTER (WHERE h.role_category = ANY($1::text[])), 0)::int AS events
      FROM ${s.from}
      WHERE ${s.where} AND h.role_category = ANY($1::text[] || $4::text[] || $5::text[])`;
 }

@@ -72,6 +72,8 @@ const STAGES = ['seed', 'growth', 'public'];
 const INDUSTRIES = ['legal', 'insurance', 'healthcare'];
 /** Drawn as well, and deleted late: its pairs with the industries above go with it. */
 const RETIRED = 'retail';
+/** The sums of a day's (or period's) row as the reads answer it. */
+const COUNTS = ['opened', 'reopened', 'closed', 'net', 'openedAll', 'openedClientFacing', 'events'] as const;
 /** Every rollup, daily and its week and month twins, each read in key order. */
 const ROLLUPS = ['hiring_daily', 'hiring_weekly', 'hiring_monthly'].flatMap((grain) => [
   `SELECT * FROM ${grain} ORDER BY company_id, day, role_category`,
@@ -251,17 +253,8 @@ describe('hiring rollups', () => {
       for (const d of days) {
         const ms = Date.parse(d.day);
         const day = ms < cut ? new Date(periodStart(ms, interval)).toISOString().slice(0, 10) : d.day;
-        const p = out.get(day) ?? {
-          day,
-          opened: 0,
-          reopened: 0,
-          closed: 0,
-          net: 0,
-          openedAll: 0,
-          openedClientFacing: 0,
-        };
-        for (const k of ['opened', 'reopened', 'closed', 'net', 'openedAll', 'openedClientFacing'] as const)
-          p[k] += d[k];
+        const p = out.get(day) ?? ({ day, ...Object.fromEntries(COUNTS.map((k) => [k, 0])) } as DayRow);
+        for (const k of COUNTS) p[k] += d[k];
         out.set(day, p);
       }
       return [...out.values()];
