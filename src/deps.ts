@@ -82,8 +82,8 @@ export interface DepsOverrides {
   metrics?: Metrics;
   /**
    * true: the caller starts the embedding catch-up itself (Deps.startEmbeddingCatchUp). `serve` does once its
-   * first answers are out: the catch-up's first pass reads the rows changed since its mark (~0.1 s of queries
-   * on the 100k bench catalog), which otherwise ran beside the routes being built, before the server listened.
+   * first answers are out: the catch-up's first pass reads the rows changed since its mark, which otherwise ran
+   * beside the routes being built, before the server listened.
    */
   deferCatchUp?: boolean;
   /** Marks the start's phases (database open, migrations, the rest), for the start's log line. */

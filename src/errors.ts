@@ -38,12 +38,12 @@ export class UnavailableError extends AppError {
 /**
  * Load shed on purpose (a capacity limit answered 503 with Retry-After): an expected answer under overload,
  * counted by its own metric. Not logged per request: a flood of them is what overload looks like, and one warning
- * with a stack each made the bench's overloaded search row write 23 MB of log in 10 s.
+ * with a stack each made the bench's overloaded search row write megabytes of log a second.
  */
 export class ShedError extends UnavailableError {
   constructor(message: string, retryAfterS: number) {
-    // No stack: nothing reads it, and capturing one was ~3 % of the event loop while the bench's search row shed
-    // over a thousand requests a second.
+    // No stack: nothing reads it, and capturing one took a visible share of the event loop while the bench's
+    // search row shed its overload (docs/performance.md).
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {

@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     );
     await parts.replica.refresh();
     if (db.kind === 'postgres') {
-      // A load on PostgreSQL schedules one full re-read a lag window (10 s) later (catalog-replica.ts); it is part
+      // A load on PostgreSQL schedules one full re-read a lag window (10 s) later (src/catalog/replica/catalog-replica.ts); it is part
       // of start-up, not of steady-state search latency, so it is let happen before measuring.
       await new Promise((resolve) => setTimeout(resolve, 10_500));
       t = performance.now();

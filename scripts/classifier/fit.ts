@@ -1,7 +1,7 @@
 /**
  * Training of the role model (src/pipeline/classify/model.ts): multinomial logistic regression over the features
- * of features.ts, fitted by AdaGrad on the cross-entropy with an L2 penalty, in a fixed order (seeded shuffle), so
- * the same sets always give the same model.json. Small weights are dropped to keep the shipped file small.
+ * of src/pipeline/classify/features.ts, fitted by AdaGrad on the cross-entropy with an L2 penalty, in a fixed
+ * order (seeded shuffle), so the same sets always give the same model.json. Small weights are dropped to keep the shipped file small.
  */
 import { readFileSync } from 'node:fs';
 import { ROLE_CATEGORIES } from '../../src/catalog/types.js';

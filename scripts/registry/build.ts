@@ -7,7 +7,7 @@
  *
  * --mirror  folder holding one git directory per repository, named `owner+name` (a bare repository, or one with
  *           a `repo` or `.git` folder inside); default /work/.mirror
- * --out     folder to write companies.yaml and sources.yaml to; default registry/ of this package
+ * --out     folder to write both files to; default registry/ of this package
  * --check   write nothing; exit 1 when the files on disk differ from what the sources give
  */
 import { execFileSync } from 'node:child_process';

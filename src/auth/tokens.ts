@@ -19,7 +19,7 @@ export interface TokenRecord extends TokenIdentity {
   revokedAt: Date | null;
 }
 
-/** One-shot crypto.hash: a createHash object per request cost ~1 µs more on every token request. */
+/** One-shot crypto.hash: a createHash object per request cost more on every token request. */
 export const hashToken = (secret: string): string => hash('sha256', secret, 'hex');
 
 export function generateSecret(): string {

@@ -4,10 +4,10 @@ import { runInNewContext } from 'node:vm';
 /**
  * Caps how far V8 lets its old generation grow past what the last full collection kept before it collects
  * again: by `percent` (HEAP_GROWING_PERCENT), where V8's own heuristic, from its measured collection and
- * allocation speeds, chose ~1.9x on this service. The replica of the catalog keeps ~100–150 MB live at 100k
- * jobs, so that heuristic left up to ~140 MB of garbage resident before a collection, and it set the RSS peak.
- * At 40 the catalog bench's RSS peak is ~25 MB under that at 50, its rows within the run-to-run spread; at 30 the
- * more frequent full collections took enough of the second core to fail its hot rows (docs/performance.md).
+ * allocation speeds, chose nearly twice on this service. The replica of the catalog keeps a large live heap, so
+ * that heuristic left about as much garbage resident before a collection, and it set the RSS peak. 40 lowers the
+ * catalog bench's RSS peak with its rows within the run-to-run spread; at 30 the more frequent full collections
+ * took enough of the second core to fail its hot rows (docs/performance.md).
  * 0 leaves V8's heuristic.
  *
  * V8 reads the flag at each collection, so setting it while the process runs takes effect (Node's NODE_OPTIONS

@@ -10,11 +10,10 @@
  *   to the system when freed. By default glibc raises it to the largest block freed so far (up to 32 MB), so
  *   after the start-up's big reads (the search snapshot's header) every later large buffer came from the
  *   arenas, which do not shrink. Its cost: native code that allocates and frees blocks of several MB per call
- *   maps them afresh each time (brotli's encoder: ~1.2 ms for a 6.5 KB page instead of ~70 µs), which is one
- *   reason responses prefer gzip (src/app.ts).
+ *   maps them afresh each time (brotli's encoder), which is one reason responses prefer gzip (src/app.ts).
  *
- * Measured on the 100k-job bench catalog: RSS idle after start 533 → 488 MB, peak under the mixed load
- * ~650 → 480–510 MB (docs/deployment.md, "Memory").
+ * What they save at idle and at the peak of the mixed load: docs/performance.md (Figures behind the HTTP layer and
+ * the process) and docs/deployment.md ("Memory").
  */
 export const MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',

@@ -10,9 +10,9 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany } from './fixtures.js';
 
 /**
- * GET /jobs and GET /companies are served from the in-process replica (src/catalog/replica/listings/job-listing.ts,
- * company-listing.ts) once it is loaded. These tests hold them to the SQL listings (src/catalog/sql/jobs.ts,
- * companies.ts: the definition) row for row, on data built to find differences: posted_at ties and microsecond
+ * GET /jobs and GET /companies are served from the in-process replica (src/catalog/replica/listings/: the job and
+ * company listings) once it is loaded. These tests hold them to the SQL listings (src/catalog/sql/: the
+ * definition) row for row, on data built to find differences: posted_at ties and microsecond
  * gaps inside one millisecond, text that needs escaping, case, accents and characters past U+FFFF in names and
  * locations, job-count ties, tag values ordered case-insensitively, inactive rows, renames, and every filter
  * combined with deep pages.

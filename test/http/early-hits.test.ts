@@ -175,6 +175,44 @@ describe('cache hits answered before routing', () => {
     expect(checked).toBe(8);
   });
 
+  it('answers every kind of cached route with the headers of an uncached one, in every tier', async () => {
+    const first = async (path: string) => JSON.parse((await get(path)).body.toString()).data[0];
+    const job = await first('/api/v1/jobs?limit=2');
+    const company = await first('/api/v1/companies?limit=2');
+    const kinds: [string, string, Record<string, string>][] = [
+      ['job detail', `/api/v1/jobs/${job.id}`, {}],
+      ['company detail', `/api/v1/companies/${company.slug}`, {}],
+      ['feed', '/api/v1/jobs/feed.atom', {}],
+      ['aggregate', '/api/v1/stats', {}],
+      ['tag list', '/api/v1/tags', {}],
+      ['signals', '/api/v1/trends', {}],
+      ['site page', '/jobs', { accept: 'text/html' }],
+    ];
+    const seen: string[] = [];
+    for (const [tier, auth] of [
+      ['anonymous', {}],
+      ['token', { authorization: `Bearer ${t.token}` }],
+    ] as const) {
+      for (const [kind, url, accept] of kinds) {
+        const headers = { ...auth, ...accept, 'accept-encoding': 'gzip' };
+        const miss = await get(url, { headers });
+        const hit = await get(url, { headers });
+        expect([kind, miss.status, hit.status, miss.headers['x-cache'], hit.headers['x-cache']]).toEqual([
+          kind,
+          200,
+          200,
+          'miss',
+          'hit',
+        ]);
+        expect(hit.headers['x-api-tier']).toBe(tier);
+        expect(Object.keys(hit.headers).sort()).toEqual(Object.keys(miss.headers).sort());
+        expect(stableHeaders(hit.headers)).toEqual(stableHeaders(miss.headers));
+        seen.push(`${tier} ${kind}`);
+      }
+    }
+    expect(seen).toHaveLength(14);
+  });
+
   it('keeps a caller’s well-formed X-Request-Id, as the full pipeline does', async () => {
     const url = '/api/v1/jobs?limit=6';
     await get(url);

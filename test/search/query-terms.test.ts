@@ -3,7 +3,10 @@ import { readLexicon } from '../../src/search/embedders/static.js';
 import { QueryTermParser } from '../../src/search/query/query-terms.js';
 import { titleFit } from '../../src/search/query/title-fit.js';
 
-/** Query units (query-terms.ts) and how well a title answers them (title-fit.ts): pure functions. */
+/**
+ * Query units (src/search/query/query-terms.ts) and how well a title answers them
+ * (src/search/query/title-fit.ts): pure functions.
+ */
 
 const parser = new QueryTermParser(readLexicon().lexicon);
 const fitOf = (query: string, title: string, role = 'other', places: string[] = []) =>

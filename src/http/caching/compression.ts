@@ -10,23 +10,22 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   // A large serialized body is UTF-8 encoded once, here: the ETag hash, the response cache and the socket then
-  // share the bytes (it was encoded three times, ~40 µs each for 14 KB with one non-ASCII character). A small one
-  // stays a string, which Node writes in one piece with the headers (-10% req/s on /healthz as a Buffer).
+  // share the bytes rather than each encoding it again. A small one stays a string, which Node writes in one piece
+  // with the headers (docs/performance.md, Figures behind the HTTP layer).
   app.addHook('onSend', (_request, _reply, payload, done) => {
     done(null, typeof payload === 'string' && payload.length > 1024 ? Buffer.from(payload) : payload);
   });
   // The plugin's default digest (sha1, base64) through the one-shot crypto.hash, which skips a Hash object.
   await app.register(etag, { weak: false, hashFn: (payload) => hash('sha1', payload, 'base64') });
   // Bodies up to 64 KB (every default page, and a token's 50 jobs) are compressed in one synchronous call. The
-  // plugin's default on two cores (8 KB) sent a 14 KB /companies page through a zlib stream and the thread pool:
-  // ~470 µs of CPU per brotli response that way, ~140 µs in one call (a 6 KB /jobs page: ~670 against ~110).
+  // plugin's default on two cores (8 KB) sent a /companies page through a zlib stream and the thread pool, at
+  // several times the CPU of one call.
   //
   // gzip first when a client takes both (browsers send `gzip, deflate, br`): on our JSON pages brotli at the
-  // plugin's quality 4 came out no smaller (a 6.5 KB /jobs page: 1,869 bytes against gzip's 1,866; a 13.7 KB
-  // /companies page: 2,533 against 2,448) for ~20x the CPU of a miss: 1.2 ms against 53 µs, because the pinned
-  // mmap threshold (src/runtime/malloc-env.ts) maps brotli's multi-MB encoder tables afresh on every call. Brotli
-  // stays for clients that ask for it alone, with a 64 KB window: the same bytes on these pages, ~5x less of that
-  // cost.
+  // plugin's quality 4 came out no smaller for many times the CPU, because the pinned mmap threshold
+  // (src/runtime/malloc-env.ts) maps brotli's multi-MB encoder tables afresh on every call. Brotli stays for
+  // clients that ask for it alone, with a 64 KB window: the same bytes on these pages, a fraction of that cost
+  // (docs/performance.md, Figures behind the HTTP layer).
   await app.register(compress, {
     global: true,
     threshold: 1024,

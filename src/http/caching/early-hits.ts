@@ -18,8 +18,8 @@ import { addHitHeaders, cacheKey, type ResponseCache } from './response-cache.js
 
 /**
  * Answers response-cache hits before Fastify routes the request. A hit served from the onRequest hook still paid
- * for Fastify's request and reply objects, routing and its hook chain: measured on the 100k bench catalog, hot
- * cached rows answered here run at ~1.2–1.8× the requests per second (per row, back to back). The answer is the
+ * for Fastify's request and reply objects, routing and its hook chain, which a hot cached row answered here does
+ * not (docs/performance.md, Figures behind the HTTP layer). The answer is the
  * one the full pipeline sends, made by the same parts: the request id, the anonymous rate limit (counted once,
  * refused only by the guard), the CORS headers, the cached bytes with their headers, the request metrics and, at
  * `info`, the same two log lines.

@@ -14,8 +14,7 @@ import { isPage, routeConfig } from '../route-config.js';
  * older half of the ring (by bytes or by entries written since) is written again at its front: a second chance,
  * so what is read often stays, as under LRU, without moving anything on most reads. Why not a
  * Buffer per entry: thousands of 1–25 KB bodies stored and evicted in random order left glibc's heap full of
- * holes it never returns (measured: ~45 MB of RSS on top of the 32 MB cached, the largest share of the RSS
- * peak). The slab is one allocation of its own, outside that heap. A hit is a copy: the ring may overwrite the
+ * holes it never returns, the largest share of the RSS peak (docs/performance.md). The slab is one allocation of its own, outside that heap. A hit is a copy: the ring may overwrite the
  * region while a slow client's socket still holds what was sent.
  */
 export interface ResponseCacheOptions {
@@ -50,7 +49,7 @@ export interface CachedResponse {
 /**
  * Reusable buffers for the bodies of hits. A hit is a copy (see ResponseCache), and a fresh Buffer over 4 KB is a
  * backing store of its own, malloc'd, and freed only when V8's accounting of external memory triggers a
- * collection: at ~18k hot hits per second that churn held ~100 MB more RSS at the peak of a bench run. Buffers come
+ * collection: at the bench's rate of hot hits that churn held far more RSS at the peak (docs/performance.md). Buffers come
  * in power-of-two classes from 4 KB; a class keeps at most 4 MB of free buffers, and bodies over 256 KB are not
  * pooled. Smaller bodies come from Node's own pool.
  */
@@ -310,8 +309,8 @@ function serveHit(request: FastifyRequest, reply: FastifyReply, hit: CachedRespo
 /**
  * Registers after the guard and CORS (a cached response carries the same headers as a fresh one) and after
  * compression, so an entry holds the bytes as sent: a hit from a client that accepts brotli or gzip is not
- * compressed again. (Measured on the 100k bench catalog: hot /jobs with `Accept-Encoding: gzip, deflate, br` went
- * from ~3k to the ~15k req/s of an uncompressed hit; /companies from ~1.6k.) A hit is answered from onRequest,
+ * compressed again, which makes a compressed hit as fast as an uncompressed one (docs/performance.md). A hit is
+ * answered from onRequest,
  * before parsing, validation and the handler. Callback-style hooks: these run on every request, and an async
  * hook costs promises even when it has nothing to do.
  */

@@ -32,12 +32,6 @@ export interface CatalogParts {
 
 export function workflowCatalog({ ctx, engine, research, watches }: CatalogParts): WorkflowDefinition[] {
   const promote = discoveryWorkflow({ db: ctx.db, now: ctx.now, http: ctx.http, engine });
-  return [
-    onboardWorkflow(ctx),
-    enrichWorkflow(ctx),
-    scrapeWorkflow(ctx),
-    promote,
-    research,
-    watches,
-  ] as unknown as WorkflowDefinition[];
+  const ours = [onboardWorkflow(ctx), enrichWorkflow(ctx), scrapeWorkflow(ctx), promote];
+  return [...(ours as unknown as WorkflowDefinition[]), research, watches];
 }
