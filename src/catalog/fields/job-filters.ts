@@ -44,7 +44,7 @@ const roleCategories = jobFilter({
     v.length === 1
       ? `${to.alias}.role_category = ${to.param(v[0])}`
       : `${to.alias}.role_category = ANY(${to.param(v)}::text[])`,
-  replica: { mask: (v, m) => m.roles(v) },
+  replica: { mask: (v, m) => m.oneOf('role', v) },
   // Counted without role_category and client_facing both (they make one set of categories).
   facets: [{ name: 'role_category', value: (to) => `${to.alias}.role_category`, key: (a) => a.role }],
   counts: (v, to) => `role_category = ANY(${to.param(v)}::text[])`,
@@ -58,7 +58,7 @@ const companySlug = jobFilter({
   params: { company: QueryText('Company slug (case-insensitive)', 'anthropic') },
   parse: (q) => slugParam('company', q.company),
   sql: (v, to) => `${to.alias}.company_id = (SELECT fc.id FROM companies fc WHERE fc.slug = ${to.param(v)})`,
-  replica: { mask: (v, m) => m.company(v) },
+  replica: { mask: (v, m) => m.equals('company', m.companyId(v)) },
   // Grouped by company id (jobs_company_idx), each group then named by its slug.
   facets: [
     {
@@ -81,7 +81,7 @@ const location = jobFilter({
   },
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
-  replica: { mask: (v, m) => m.locationContains(v.toLowerCase()) },
+  replica: { mask: (v, m) => m.where('place', (key) => key.includes(v.toLowerCase())) },
   // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
   facets: [
     {
@@ -101,7 +101,7 @@ const remoteOnly = jobFilter({
   params: { remote_only: QueryBoolean('true: only remote jobs; false or absent: all') },
   parse: (q) => (q.remote_only === true ? true : undefined),
   sql: (_v, to) => `${to.alias}.remote`,
-  replica: { mask: (_v, m) => m.remoteOnly() },
+  replica: { mask: (_v, m) => m.equals('remote', 'remote') },
   facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text`, key: (a) => String(a.remote) }],
   counts: () => 'remote',
 });
@@ -138,7 +138,7 @@ const department = jobFilter({
   ],
   counts: (v, to) => `department = ANY(${to.param(v)}::text[])`,
   countTable: 'job_department_counts',
-  replica: { mask: (v, m) => m.departments(v) },
+  replica: { mask: (v, m) => m.oneOf('department', v) },
   // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
   memoKey: (v) => [...v].sort(),
 });
@@ -236,7 +236,7 @@ const posted = jobFilter({
   },
   replica: {
     mask: (v, m) =>
-      m.postedWithin(v.since?.us ?? Number.NEGATIVE_INFINITY, v.before?.us ?? Number.POSITIVE_INFINITY),
+      m.within('posted', v.since?.us ?? Number.NEGATIVE_INFINITY, v.before?.us ?? Number.POSITIVE_INFINITY),
   },
   memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
 });
@@ -270,7 +270,7 @@ const maxAge = jobFilter({
   sql: (v, to) => `${to.alias}.posted_at >= ${to.param(midnight(v.sinceUs))}::timestamptz`,
   counts: (v, to) => `day >= ${to.param(midnight(v.sinceUs).slice(0, 10))}::date`,
   countTable: 'job_day_counts',
-  replica: { mask: (v, m) => m.postedWithin(v.sinceUs, Number.POSITIVE_INFINITY) },
+  replica: { mask: (v, m) => m.within('posted', v.sinceUs, Number.POSITIVE_INFINITY) },
   memoKey: (v) => v.sinceUs,
 });
 
@@ -311,7 +311,9 @@ const salary = jobFilter({
   sql: (v, to) =>
     `${to.alias}.salary_currency = ${to.param(v.currency)} AND ` +
     `${ANNUAL_PAY_SQL.replaceAll('j.', `${to.alias}.`)} >= ${to.param(v.min)}`,
-  replica: { mask: (v, m) => m.payAtLeast(v.currency, v.min) },
+  replica: {
+    mask: (v, m) => [m.equals('currency', v.currency), m.within('pay', v.min, Number.POSITIVE_INFINITY)],
+  },
   counts: (v, to) => `currency = ${to.param(v.currency)} AND pay >= ${to.param(v.min)}`,
   countTable: 'job_pay_counts',
   memoKey: (v) => [v.min, v.currency],
