@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/port.js';
+import { jobWorkplace, type Workplace } from '../sources/normalize/workplace.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
 import { startOfUtcDay } from './sql/stats.js';
@@ -78,6 +79,7 @@ interface SampleJobColumns {
   title: string[];
   location: string[];
   remote: boolean[];
+  workplace: Workplace[];
   department: string[];
   category: string[];
   url: string[];
@@ -94,6 +96,7 @@ function emptySampleJobColumns(): SampleJobColumns {
     title: [],
     location: [],
     remote: [],
+    workplace: [],
     department: [],
     category: [],
     url: [],
@@ -118,7 +121,10 @@ function pushSampleJobs(
     job.externalId.push(`sample-${slug}-${n}`);
     job.title.push(j.title);
     job.location.push(j.location);
-    job.remote.push(j.remote);
+    // Remote means remote only: a "(Hybrid)" posting flagged remote is hybrid.
+    const workplace = jobWorkplace(null, j.location, j.remote);
+    job.remote.push(workplace === 'remote');
+    job.workplace.push(workplace);
     job.department.push(j.department);
     job.category.push(j.roleCategory);
     job.url.push(`https://${company.domain}/careers#sample-${n}`);
@@ -160,13 +166,13 @@ async function upsertSampleCompany(
 async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date): Promise<void> {
   await tx.query(
     `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
-       role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
+       role_category, url, description, workplace, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at)
      SELECT w.id, w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote,
-       w.department, w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12
+       w.department, w.role_category, w.url, w.description, w.workplace, true, w.posted_at, w.posted_at, $12, $12, $12
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
-       $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[])
+       $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[], $14::text[])
        AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-            description, posted_at, id)
+            description, posted_at, id, workplace)
      ON CONFLICT DO NOTHING`,
     [
       job.company,
@@ -182,6 +188,7 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
       job.postedAt,
       now,
       job.id,
+      job.workplace,
     ],
   );
 }

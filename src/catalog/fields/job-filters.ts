@@ -1,10 +1,13 @@
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
+import { WORKPLACES } from '../../sources/normalize/workplace.js';
 import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../vocabulary.js';
 import { type FiltersOf, jobFilter } from './define.js';
+import { DAY_US, type Instant, instantParam, midnight, wholeDays } from './instants.js';
 import { ANNUAL_PAY_SQL } from './job-record.js';
 import {
   escapeLike,
+  listParam,
   optionalText,
   QueryBoolean,
   QueryText,
@@ -81,7 +84,12 @@ const location = jobFilter({
   },
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
-  replica: { mask: (v, m) => m.where('place', (key) => key.includes(v.toLowerCase())) },
+  replica: {
+    mask: (v, m) => {
+      const needle = v.toLowerCase();
+      m.where('place', (key) => key.includes(needle));
+    },
+  },
   // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
   facets: [
     {
@@ -98,12 +106,39 @@ const location = jobFilter({
 const remoteOnly = jobFilter({
   key: 'remoteOnly',
   facet: 'remote_only',
-  params: { remote_only: QueryBoolean('true: only remote jobs; false or absent: all') },
+  params: {
+    remote_only: QueryBoolean('true: only remote jobs (never hybrid: see workplace); false or absent: all'),
+  },
   parse: (q) => (q.remote_only === true ? true : undefined),
   sql: (_v, to) => `${to.alias}.remote`,
   replica: { mask: (_v, m) => m.equals('remote', 'remote') },
   facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text`, key: (a) => String(a.remote) }],
   counts: () => 'remote',
+});
+
+/** Comma-separated workplaces, any of them: remote, hybrid, on site or not stated. */
+const workplace = jobFilter({
+  key: 'workplace',
+  facet: 'workplace',
+  params: {
+    workplace: QueryText(
+      `Comma-separated workplaces, any of them: ${WORKPLACES.join(', ')} (not stated); blank = no filter`,
+      undefined,
+      100,
+    ),
+  },
+  parse: (q) =>
+    listParam(
+      'workplace',
+      q.workplace,
+      (e) => WORKPLACES.find((w) => w === e.toLowerCase()),
+      WORKPLACES.join(', '),
+    ),
+  sql: (v, to) => `${to.alias}.workplace = ANY(${to.param(v)}::text[])`,
+  replica: { mask: (v, m) => m.oneOf('workplace', v) },
+  facets: [{ name: 'workplace', value: (to) => `${to.alias}.workplace`, key: (a) => a.workplace }],
+  // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
+  memoKey: (v) => [...v].sort(),
 });
 
 /** Comma-separated departments, each matched whole and case-insensitively; blank entries are ignored. */
@@ -142,51 +177,6 @@ const department = jobFilter({
   // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
   memoKey: (v) => [...v].sort(),
 });
-
-const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-/**
- * An ISO 8601 date (midnight UTC) or date-time (UTC when it names no offset; fractions down to microseconds) as
- * microseconds since the epoch and the same instant as a timestamptz literal; a 400 naming `name` otherwise.
- */
-function instantParam(name: string, value: unknown): { us: number; sql: string } | undefined {
-  const text = optionalText(value);
-  if (text === undefined) return undefined;
-  const m = ISO_INSTANT.exec(text);
-  const ms = m
-    ? Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2]?.length === 5 ? ':00' : ''}${m[4] ?? 'Z'}`)
-    : NaN;
-  // Date.parse rolls 2026-02-30 over to March: the day must read back as written (offsets aside).
-  const valid =
-    m && !Number.isNaN(ms) && (m[4] !== undefined || new Date(ms).toISOString().startsWith(m[1]!));
-  if (!valid) {
-    throw badRequest(
-      `Invalid query parameter '${name}': '${text}' is not an ISO 8601 date (2026-11-20) or date-time ` +
-        '(2026-11-20T09:30:00Z)',
-    );
-  }
-  const fraction = (m[3] ?? '').padEnd(6, '0');
-  const us = ms * 1000 + Number(fraction);
-  const iso = new Date(ms + Math.floor(Number(fraction) / 1000)).toISOString();
-  return { us, sql: `${iso.slice(0, 23)}${fraction.slice(3)}Z` };
-}
-
-type Instant = NonNullable<ReturnType<typeof instantParam>>;
-
-const DAY_US = 86_400_000_000;
-const midnight = (us: number) => new Date(us / 1000).toISOString();
-
-/**
- * The whole UTC days inside a posted window, as the midnights [first, end) in microseconds: first is the first
- * midnight at or after since, end the last at or before before (never before first). Rows posted before first or
- * from end on fall in the days the bounds cut; undefined: the window is open on that side.
- */
-function wholeDays(v: { since?: Instant; before?: Instant }): { first?: number; end?: number } {
-  const first = v.since && Math.ceil(v.since.us / DAY_US) * DAY_US;
-  const end =
-    v.before && Math.max(Math.floor(v.before.us / DAY_US) * DAY_US, first ?? Number.NEGATIVE_INFINITY);
-  return { ...(first !== undefined && { first }), ...(end !== undefined && { end }) };
-}
 
 /** posted_since (inclusive) and posted_before (exclusive): a window on posted_at. */
 const posted = jobFilter({
@@ -387,6 +377,7 @@ export const JOB_FILTERS = [
   companySlug,
   location,
   remoteOnly,
+  workplace,
   department,
   posted,
   maxAge,

@@ -48,6 +48,8 @@ export const JOB_RECORD = [
   /** The top of the stated pay range per year, in its currency (ANNUAL_PAY_SQL); -1 when the job states none. */
   { name: 'payYearMax', sql: `coalesce(${ANNUAL_PAY_SQL}, -1)`, type: 'number' },
   { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },
+  /** remote, hybrid, onsite or unknown (the remote flag is workplace = 'remote'). */
+  { name: 'workplace', sql: 'j.workplace', type: 'text', shared: true },
 ] as const satisfies readonly RecordField[];
 
 type ValueOf<T extends FieldType> = T extends 'text'
@@ -85,6 +87,7 @@ export const JOB_CODED = [
   { name: 'currency', test: 'equal', key: (a) => a.payCurrency },
   { name: 'posted', test: 'range', value: (a) => a.postedAtUs },
   { name: 'pay', test: 'range', value: (a) => a.payYearMax },
+  { name: 'workplace', test: 'set', key: (a) => a.workplace },
 ] as const satisfies readonly CodedColumn[];
 
 type CodedColumn =
