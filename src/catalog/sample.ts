@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/port.js';
+import { jobWorkplace, type Workplace } from '../sources/normalize/workplace.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
 import { startOfUtcDay } from './sql/stats.js';
@@ -83,6 +84,7 @@ interface SampleJobColumns {
   title: string[];
   location: string[];
   remote: boolean[];
+  workplace: Workplace[];
   department: string[];
   category: string[];
   payMin: (number | null)[];
@@ -103,6 +105,7 @@ function emptySampleJobColumns(): SampleJobColumns {
     title: [],
     location: [],
     remote: [],
+    workplace: [],
     department: [],
     category: [],
     payMin: [],
@@ -131,7 +134,10 @@ function pushSampleJobs(
     job.externalId.push(`sample-${slug}-${n}`);
     job.title.push(j.title);
     job.location.push(j.location);
-    job.remote.push(j.remote);
+    // Remote means remote only: a "(Hybrid)" posting flagged remote is hybrid.
+    const workplace = jobWorkplace(null, j.location, j.remote);
+    job.remote.push(workplace === 'remote');
+    job.workplace.push(workplace);
     job.department.push(j.department);
     job.category.push(j.roleCategory);
     job.payMin.push(j.salary?.min ?? null);
@@ -177,17 +183,17 @@ async function upsertSampleCompany(
 async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date): Promise<void> {
   await tx.query(
     `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
-       role_category, url, description, is_sample, posted_at, first_seen_at, last_seen_at, created_at, updated_at,
-       salary_min, salary_max, salary_currency, salary_period, salary_source)
+       role_category, url, description, workplace, is_sample, posted_at, first_seen_at, last_seen_at, created_at,
+       updated_at, salary_min, salary_max, salary_currency, salary_period, salary_source)
      SELECT w.id, w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote,
-       w.department, w.role_category, w.url, w.description, true, w.posted_at, w.posted_at, $12, $12, $12,
-       w.pay_min, w.pay_max, w.pay_currency, w.pay_period,
+       w.department, w.role_category, w.url, w.description, w.workplace, true, w.posted_at, w.posted_at, $12, $12,
+       $12, w.pay_min, w.pay_max, w.pay_currency, w.pay_period,
        CASE WHEN w.pay_min IS NOT NULL THEN 'structured' END
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
        $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[], $14::numeric[], $15::numeric[],
-       $16::text[], $17::text[])
+       $16::text[], $17::text[], $18::text[])
        AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-            description, posted_at, id, pay_min, pay_max, pay_currency, pay_period)
+            description, posted_at, id, pay_min, pay_max, pay_currency, pay_period, workplace)
      ON CONFLICT DO NOTHING`,
     [
       job.company,
@@ -207,6 +213,7 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
       job.payMax,
       job.payCurrency,
       job.payPeriod,
+      job.workplace,
     ],
   );
 }

@@ -5,7 +5,6 @@ import { rawTokens, readLexicon } from './embedders/static.js';
 import type { Embedder } from './embedders/types.js';
 import { DEFAULT_RRF_K, fuseRankings, fuseScored, type RankedList, type Scored } from './fusion.js';
 import {
-  companyMasks,
   type JobQueryPlan,
   jobBoosts,
   keywordLists,
@@ -241,7 +240,7 @@ export class HybridSearch implements SearchService {
     const atPlace = (a: { remote: boolean; location: string }) =>
       (remote && a.remote) || locations().has(a.location);
     const intent = plan.intent;
-    const atCompany = intent ? companyMasks(masks, index.jobCodes.company(intent.companyId)) : undefined;
+    const atCompany = intent ? index.jobCodes.equalTo(masks, 'company', intent.companyId) : undefined;
     const wanted: TopK<JobAttrs>[] = vector
       ? [{ k: this.n, admit: index.jobRows(masks), minScore: this.minSimilarity }]
       : [];
@@ -249,7 +248,7 @@ export class HybridSearch implements SearchService {
     // Jobs at the places named ("paris", "solutions engineer london"), nearest to the query first: a second list
     // filled by the same scan, from the rows at those places.
     if (vector && places.length > 0) {
-      const placeMasks = index.jobCodes.at(masks, locations());
+      const placeMasks = index.jobCodes.narrowed(masks, 'place', locations());
       wanted.push({
         k: this.n,
         admit: index.jobRows(placeMasks),
@@ -269,8 +268,8 @@ export class HybridSearch implements SearchService {
         ? { lists: [], matched: new Set<string>() }
         : keywordLists(KeywordIndex.of(index), plan, masks, atCompany, { n: this.n, hybrid, stage });
     if (hybrid) {
-      const at = places.length > 0 ? () => index.jobCodes.at(masks, locations()) : undefined;
-      const ofRoles = () => index.jobCodes.ofRoles(masks, terms.roles);
+      const at = places.length > 0 ? () => index.jobCodes.narrowed(masks, 'place', locations()) : undefined;
+      const ofRoles = () => index.jobCodes.narrowed(masks, 'role', terms.roles);
       lists.push(...understoodLists(KeywordIndex.of(index), plan, terms, { masks, ofRoles, at }, this.n));
     }
     // The named company's jobs nearest to what the query asks of it: a pass over that company's rows only.

@@ -1,5 +1,5 @@
 import type { JobAttrs } from '../catalog/replica/catalog-replica.js';
-import { NO_MASKS, type RowMasks } from '../catalog/replica/job-columns.js';
+import type { RowMasks } from '../catalog/replica/job-columns.js';
 import { rawTokens } from './embedders/static.js';
 import type { RankedList } from './fusion.js';
 import type { KeywordIndex } from './keyword-index/keyword-index.js';
@@ -59,13 +59,6 @@ export function planJobQuery(
     named,
     ...(intent && { intent: { ...intent, text: words.corrected(intent.rest, isPlace).text } }),
   };
-}
-
-/** The masks narrowed to one company's jobs; undefined when the filters exclude it. */
-export function companyMasks(masks: RowMasks | null, code: number): RowMasks | undefined {
-  if (masks === null) return { ...NO_MASKS, company: code };
-  if (masks.company !== null && masks.company !== code) return undefined;
-  return { ...masks, company: code };
 }
 
 type Stage = <T>(name: string, run: () => T) => T;

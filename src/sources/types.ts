@@ -3,6 +3,7 @@
  * vendor's wire format to `NormalizedPosting`; vendor types never leave the adapter.
  */
 import type { HttpClient } from '../net/types.js';
+import type { Workplace } from './normalize/workplace.js';
 
 export const PROVIDERS = [
   'greenhouse',
@@ -51,6 +52,8 @@ export interface NormalizedPosting {
   location: string | null;
   /** true when remote is stated, false when on-site/hybrid is stated, null when unknown. */
   remote: boolean | null;
+  /** The vendor's structured work arrangement (remote, hybrid, on site), when it sends one. */
+  workplace?: Workplace | null;
   department: string | null;
   /**
    * When the board says the posting was first published (Greenhouse `first_published`, Lever `createdAt`, Ashby

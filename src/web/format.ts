@@ -29,6 +29,7 @@ export const PARAM_LABELS: Record<string, string> = {
   company: 'Company (slug, e.g. anthropic)',
   location: 'Location',
   remote_only: 'Remote only',
+  workplace: 'Workplace (remote, hybrid, onsite; comma-separated)',
   department: 'Departments (comma-separated)',
   posted_since: 'Posted on or after',
   posted_before: 'Posted before',

@@ -36,6 +36,9 @@ beforeAll(async () => {
     JOBS,
     now,
   );
+  // Not remote: one hybrid, two on site, the rest not stated.
+  await t.deps.db.query(`UPDATE jobs SET workplace = 'hybrid' WHERE title = 'Monthly USD'`);
+  await t.deps.db.query(`UPDATE jobs SET workplace = 'onsite' WHERE title IN ('Annual EUR', 'Other FDE')`);
 });
 afterAll(async () => t?.close());
 
@@ -149,6 +152,27 @@ describe('company, location, remote_only', () => {
     await refused(
       'company=pay_co',
       "Invalid query parameter 'company': 'pay_co' is not a slug (lower-case letters, digits and single hyphens)",
+    );
+  });
+});
+
+describe('workplace', () => {
+  it('selects any of the listed workplaces, in any case; remote_only is remote alone', async () => {
+    expect(await select({ workplace: 'hybrid' })).toEqual([['Monthly USD'], 1]);
+    expect(await select({ workplace: 'onsite, HYBRID' })).toEqual([
+      ['Annual EUR', 'Monthly USD', 'Other FDE'],
+      3,
+    ]);
+    expect(await select({ workplace: 'remote' })).toEqual([['Annual USD', 'Daily USD', 'Hourly USD'], 3]);
+    expect(await select({ workplace: 'unknown', role_category: 'sales' })).toEqual([['No pay'], 1]);
+    expect(await select({ workplace: 'hybrid', remote_only: true })).toEqual([[], 0]);
+    expect(await select({ workplace: ' , ' })).toEqual([ALL, 8]);
+  });
+
+  it('refuses a workplace it does not know, listing the ones it does', async () => {
+    await refused(
+      'workplace=remote,office',
+      "Invalid query parameter 'workplace': 'office' is not one of remote, hybrid, onsite, unknown",
     );
   });
 });

@@ -43,6 +43,8 @@ export interface JobSpec {
   roleCategory: RoleCategory;
   location?: string;
   remote?: boolean;
+  /** Default: remote when `remote`, else unknown. */
+  workplace?: 'remote' | 'hybrid' | 'onsite' | 'unknown';
   postedAt: Date;
   firstSeenAt?: Date;
   active?: boolean;
@@ -57,8 +59,8 @@ export async function addJobs(db: Db, jobs: JobSpec[], nowMs: number): Promise<s
       seq += 1;
       const rows = await tx.query<{ id: string }>(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, role_category,
-           url, description, posted_at, first_seen_at, last_seen_at, active)
-         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING id`,
+           url, description, posted_at, first_seen_at, last_seen_at, active, workplace)
+         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING id`,
         [
           j.companyId,
           j.companyName,
@@ -72,6 +74,7 @@ export async function addJobs(db: Db, jobs: JobSpec[], nowMs: number): Promise<s
           j.postedAt.toISOString(),
           (j.firstSeenAt ?? j.postedAt).toISOString(),
           j.active ?? true,
+          j.workplace ?? (j.remote ? 'remote' : 'unknown'),
         ],
       );
       ids.push(rows[0]!.id);

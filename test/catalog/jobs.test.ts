@@ -575,6 +575,7 @@ describe('HTTP behaviour of catalog reads', () => {
         'salary_min',
         'search',
         'updated_since',
+        'workplace',
       ].sort(),
     );
   });

@@ -40,7 +40,7 @@ const job = fc.record({
   company: fc.nat({ max: 2 }),
   role: fc.constantFrom(...ROLES),
   place: fc.constantFrom(...PLACES),
-  remote: fc.boolean(),
+  workplace: fc.constantFrom('remote', 'hybrid', 'onsite', 'unknown'),
   department: fc.constantFrom(...DEPARTMENTS),
   // Few distinct minutes (ties) and microseconds inside one millisecond.
   minute: fc.nat({ max: 5 }),
@@ -66,6 +66,7 @@ const PARAMS = {
   company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
   location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
   remote_only: fc.boolean(),
+  workplace: fc.constantFrom('remote', 'hybrid,onsite', 'UNKNOWN', 'onsite , remote', ' , '),
   department: fc.constantFrom(
     'sales',
     'SALES,ops',
@@ -116,17 +117,18 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
       const c = companies[j.company]!;
       await tx.query(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
-           role_category, url, posted_at, active, salary_min, salary_max, salary_currency, salary_period, salary_source)
+           role_category, url, posted_at, active, salary_min, salary_max, salary_currency, salary_period, salary_source,
+           workplace)
          VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9,
                  $10::timestamptz + make_interval(days => -$16::int, secs => $11), $12,
-                 $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END)`,
+                 $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END, $17)`,
         [
           c.id,
           c.name,
           `p-${i}`,
           j.title.join(' '),
           j.place,
-          j.remote,
+          j.workplace === 'remote',
           j.department,
           j.role,
           `https://example.com/p/${i}`,
@@ -137,6 +139,7 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
           j.pay?.currency ?? null,
           j.pay?.period ?? null,
           j.days,
+          j.workplace,
         ],
       );
     }

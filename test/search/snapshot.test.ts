@@ -200,6 +200,7 @@ describe('snapshot file format', () => {
         departmentKey: i % 4 === 0 ? null : `sales\tops ${i % 3}`,
         payYearMax: i % 2 === 0 ? -1 : 150_000 + i,
         payCurrency: i % 2 === 0 ? null : 'USD',
+        workplace: ['remote', 'hybrid', 'onsite', 'unknown'][i % 4]!,
         vector: i % 11 === 0 ? null : vector(i),
       }));
       const companies = [

@@ -66,6 +66,7 @@ describe('recorded formats normalise to the posting shape', () => {
       title: 'Forward Deployed Engineer',
       location: 'San Francisco, CA',
       remote: null,
+      workplace: null,
       department: null,
       postedAt: new Date('2026-11-20T00:00:00Z'),
       url: 'https://northwind.wd1.myworkdayjobs.com/Careers/job/San-Francisco-CA/Forward-Deployed-Engineer_JR101',
@@ -78,7 +79,11 @@ describe('recorded formats normalise to the posting shape', () => {
       remote: true,
       requisitionId: 'JR102',
     });
-    expect(csm).toMatchObject({ remote: false, postedAt: new Date('2026-10-12T00:00:00Z') });
+    expect(csm).toMatchObject({
+      remote: false,
+      workplace: 'hybrid',
+      postedAt: new Date('2026-10-12T00:00:00Z'),
+    });
     expect(csm?.descriptionText).toBe('Own renewals for our EMEA accounts.\n\nTravel: 20%');
     const calls = ats.requests.slice(before);
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/wday/cxs/northwind/Careers/jobs' });
@@ -109,6 +114,7 @@ describe('recorded formats normalise to the posting shape', () => {
       title: 'Implementation Specialist',
       location: 'Provo, Utah',
       remote: false,
+      workplace: 'onsite',
       department: 'Customer Success',
       postedAt: new Date('2026-11-03T00:00:00Z'),
       url: 'https://northwind.bamboohr.com/careers/41',
@@ -148,6 +154,7 @@ describe('recorded formats normalise to the posting shape', () => {
       title: 'Implementation Consultant',
       location: 'Manchester',
       remote: false,
+      workplace: 'hybrid',
       department: 'Professional Services',
       postedAt: null,
       url: 'https://northwind.pinpointhq.com/en/postings/2b7c9d1e-3f4a-4b5c-8d6e-7f8a9b0c1d2e',
@@ -155,7 +162,12 @@ describe('recorded formats normalise to the posting shape', () => {
         "Lead customer implementations end to end.\n\nWhat you'll do\n\n• Scope projects\n• Configure the platform\n\nWhat you'll bring\n\nConsulting experience.\n\nBenefits\n\nPrivate health cover.",
       requisitionId: 'NW-0042',
     });
-    expect(designer).toMatchObject({ location: 'United Kingdom', remote: true, requisitionId: null });
+    expect(designer).toMatchObject({
+      location: 'United Kingdom',
+      remote: true,
+      workplace: 'remote',
+      requisitionId: null,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox';
-import type { JobAttrs } from './job-record.js';
+import type { EqualColumn, JobAttrs, RangeColumn, SetColumn } from './job-record.js';
 
 /**
  * The shape of a filter declaration. A filter of GET /jobs or GET /companies is declared once, as one of these
@@ -17,27 +17,20 @@ export interface SqlTarget {
 }
 
 /**
- * The coded columns of the in-memory replica (role category, location, company, remote flag, posting time, department, pay), which it scans as
- * typed arrays. A filter that narrows by one of them says so here; the replica turns it into a mask over codes.
+ * The replica's coded columns (JOB_CODED in job-record.ts) as a filter restricts them. Restrictions of one column
+ * intersect: a set with a set, an equality with an equality (two different keys admit nothing), ranges by overlap.
  */
 export interface MaskBuilder {
-  /** Rows whose role category is one of these (an empty list admits nothing). */
-  roles(roles: readonly string[]): void;
-  /** Rows whose lower-cased location contains `needle` (already lower case). */
-  locationContains(needle: string): void;
-  /** Rows of the company with this slug (none when no company has it). */
-  company(slug: string): void;
-  /** Remote rows only. */
-  remoteOnly(): void;
-  /**
-   * Rows posted in [sinceUs, beforeUs) (microseconds since the epoch; infinite for an open end). The /jobs order
-   * is by posting time, so this is a contiguous run of it.
-   */
-  postedWithin(sinceUs: number, beforeUs: number): void;
-  /** Rows whose lower-cased department is one of these (already lower case; rows naming none never match). */
-  departments(keys: readonly string[]): void;
-  /** Rows stating pay in `currency` whose annual top (JobAttrs.payYearMax) is at least `min`. */
-  payAtLeast(currency: string, min: number): void;
+  /** Rows whose key in `column` is one of `keys` (an empty list admits nothing). */
+  oneOf(column: SetColumn, keys: readonly string[]): void;
+  /** Rows whose key in `column` passes `test` (asked once per distinct key; null keys never pass). */
+  where(column: SetColumn, test: (key: string) => boolean): void;
+  /** Rows whose key in `column` is `key` (undefined: no row). */
+  equals(column: EqualColumn, key: string | undefined): void;
+  /** Rows whose value in `column` is in [lo, hi) (infinite for an open end). */
+  within(column: RangeColumn, lo: number, hi: number): void;
+  /** The id of the company with this slug, undefined when none has it. */
+  companyId(slug: string): string | undefined;
 }
 
 /** How the in-memory replica applies a filter: a coded-column mask, or a predicate over the row's attributes. */

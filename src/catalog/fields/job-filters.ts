@@ -1,10 +1,13 @@
 import { Type } from 'typebox';
 import { badRequest } from '../../errors.js';
+import { WORKPLACES } from '../../sources/normalize/workplace.js';
 import { CLIENT_FACING_CATEGORIES, type RoleCategory } from '../vocabulary.js';
 import { type FiltersOf, jobFilter } from './define.js';
+import { DAY_US, type Instant, instantParam, midnight, wholeDays } from './instants.js';
 import { ANNUAL_PAY_SQL } from './job-record.js';
 import {
   escapeLike,
+  listParam,
   optionalText,
   QueryBoolean,
   QueryText,
@@ -44,7 +47,7 @@ const roleCategories = jobFilter({
     v.length === 1
       ? `${to.alias}.role_category = ${to.param(v[0])}`
       : `${to.alias}.role_category = ANY(${to.param(v)}::text[])`,
-  replica: { mask: (v, m) => m.roles(v) },
+  replica: { mask: (v, m) => m.oneOf('role', v) },
   // Counted without role_category and client_facing both (they make one set of categories).
   facets: [{ name: 'role_category', value: (to) => `${to.alias}.role_category`, key: (a) => a.role }],
   counts: (v, to) => `role_category = ANY(${to.param(v)}::text[])`,
@@ -58,7 +61,7 @@ const companySlug = jobFilter({
   params: { company: QueryText('Company slug (case-insensitive)', 'anthropic') },
   parse: (q) => slugParam('company', q.company),
   sql: (v, to) => `${to.alias}.company_id = (SELECT fc.id FROM companies fc WHERE fc.slug = ${to.param(v)})`,
-  replica: { mask: (v, m) => m.company(v) },
+  replica: { mask: (v, m) => m.equals('company', m.companyId(v)) },
   // Grouped by company id (jobs_company_idx), each group then named by its slug.
   facets: [
     {
@@ -81,7 +84,12 @@ const location = jobFilter({
   },
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
-  replica: { mask: (v, m) => m.locationContains(v.toLowerCase()) },
+  replica: {
+    mask: (v, m) => {
+      const needle = v.toLowerCase();
+      m.where('place', (key) => key.includes(needle));
+    },
+  },
   // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
   facets: [
     {
@@ -98,12 +106,39 @@ const location = jobFilter({
 const remoteOnly = jobFilter({
   key: 'remoteOnly',
   facet: 'remote_only',
-  params: { remote_only: QueryBoolean('true: only remote jobs; false or absent: all') },
+  params: {
+    remote_only: QueryBoolean('true: only remote jobs (never hybrid: see workplace); false or absent: all'),
+  },
   parse: (q) => (q.remote_only === true ? true : undefined),
   sql: (_v, to) => `${to.alias}.remote`,
-  replica: { mask: (_v, m) => m.remoteOnly() },
+  replica: { mask: (_v, m) => m.equals('remote', 'remote') },
   facets: [{ name: 'remote', value: (to) => `${to.alias}.remote::text`, key: (a) => String(a.remote) }],
   counts: () => 'remote',
+});
+
+/** Comma-separated workplaces, any of them: remote, hybrid, on site or not stated. */
+const workplace = jobFilter({
+  key: 'workplace',
+  facet: 'workplace',
+  params: {
+    workplace: QueryText(
+      `Comma-separated workplaces, any of them: ${WORKPLACES.join(', ')} (not stated); blank = no filter`,
+      undefined,
+      100,
+    ),
+  },
+  parse: (q) =>
+    listParam(
+      'workplace',
+      q.workplace,
+      (e) => WORKPLACES.find((w) => w === e.toLowerCase()),
+      WORKPLACES.join(', '),
+    ),
+  sql: (v, to) => `${to.alias}.workplace = ANY(${to.param(v)}::text[])`,
+  replica: { mask: (v, m) => m.oneOf('workplace', v) },
+  facets: [{ name: 'workplace', value: (to) => `${to.alias}.workplace`, key: (a) => a.workplace }],
+  // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
+  memoKey: (v) => [...v].sort(),
 });
 
 /** Comma-separated departments, each matched whole and case-insensitively; blank entries are ignored. */
@@ -138,55 +173,10 @@ const department = jobFilter({
   ],
   counts: (v, to) => `department = ANY(${to.param(v)}::text[])`,
   countTable: 'job_department_counts',
-  replica: { mask: (v, m) => m.departments(v) },
+  replica: { mask: (v, m) => m.oneOf('department', v) },
   // Stryker disable next-line MethodExpression: equivalent, an unsorted key only keeps two memo entries of the same jobs
   memoKey: (v) => [...v].sort(),
 });
-
-const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-/**
- * An ISO 8601 date (midnight UTC) or date-time (UTC when it names no offset; fractions down to microseconds) as
- * microseconds since the epoch and the same instant as a timestamptz literal; a 400 naming `name` otherwise.
- */
-function instantParam(name: string, value: unknown): { us: number; sql: string } | undefined {
-  const text = optionalText(value);
-  if (text === undefined) return undefined;
-  const m = ISO_INSTANT.exec(text);
-  const ms = m
-    ? Date.parse(`${m[1]}T${m[2] ?? '00:00'}${m[2]?.length === 5 ? ':00' : ''}${m[4] ?? 'Z'}`)
-    : NaN;
-  // Date.parse rolls 2026-02-30 over to March: the day must read back as written (offsets aside).
-  const valid =
-    m && !Number.isNaN(ms) && (m[4] !== undefined || new Date(ms).toISOString().startsWith(m[1]!));
-  if (!valid) {
-    throw badRequest(
-      `Invalid query parameter '${name}': '${text}' is not an ISO 8601 date (2026-11-20) or date-time ` +
-        '(2026-11-20T09:30:00Z)',
-    );
-  }
-  const fraction = (m[3] ?? '').padEnd(6, '0');
-  const us = ms * 1000 + Number(fraction);
-  const iso = new Date(ms + Math.floor(Number(fraction) / 1000)).toISOString();
-  return { us, sql: `${iso.slice(0, 23)}${fraction.slice(3)}Z` };
-}
-
-type Instant = NonNullable<ReturnType<typeof instantParam>>;
-
-const DAY_US = 86_400_000_000;
-const midnight = (us: number) => new Date(us / 1000).toISOString();
-
-/**
- * The whole UTC days inside a posted window, as the midnights [first, end) in microseconds: first is the first
- * midnight at or after since, end the last at or before before (never before first). Rows posted before first or
- * from end on fall in the days the bounds cut; undefined: the window is open on that side.
- */
-function wholeDays(v: { since?: Instant; before?: Instant }): { first?: number; end?: number } {
-  const first = v.since && Math.ceil(v.since.us / DAY_US) * DAY_US;
-  const end =
-    v.before && Math.max(Math.floor(v.before.us / DAY_US) * DAY_US, first ?? Number.NEGATIVE_INFINITY);
-  return { ...(first !== undefined && { first }), ...(end !== undefined && { end }) };
-}
 
 /** posted_since (inclusive) and posted_before (exclusive): a window on posted_at. */
 const posted = jobFilter({
@@ -236,7 +226,7 @@ const posted = jobFilter({
   },
   replica: {
     mask: (v, m) =>
-      m.postedWithin(v.since?.us ?? Number.NEGATIVE_INFINITY, v.before?.us ?? Number.POSITIVE_INFINITY),
+      m.within('posted', v.since?.us ?? Number.NEGATIVE_INFINITY, v.before?.us ?? Number.POSITIVE_INFINITY),
   },
   memoKey: (v) => [v.since?.us ?? null, v.before?.us ?? null],
 });
@@ -270,7 +260,7 @@ const maxAge = jobFilter({
   sql: (v, to) => `${to.alias}.posted_at >= ${to.param(midnight(v.sinceUs))}::timestamptz`,
   counts: (v, to) => `day >= ${to.param(midnight(v.sinceUs).slice(0, 10))}::date`,
   countTable: 'job_day_counts',
-  replica: { mask: (v, m) => m.postedWithin(v.sinceUs, Number.POSITIVE_INFINITY) },
+  replica: { mask: (v, m) => m.within('posted', v.sinceUs, Number.POSITIVE_INFINITY) },
   memoKey: (v) => v.sinceUs,
 });
 
@@ -311,7 +301,9 @@ const salary = jobFilter({
   sql: (v, to) =>
     `${to.alias}.salary_currency = ${to.param(v.currency)} AND ` +
     `${ANNUAL_PAY_SQL.replaceAll('j.', `${to.alias}.`)} >= ${to.param(v.min)}`,
-  replica: { mask: (v, m) => m.payAtLeast(v.currency, v.min) },
+  replica: {
+    mask: (v, m) => [m.equals('currency', v.currency), m.within('pay', v.min, Number.POSITIVE_INFINITY)],
+  },
   counts: (v, to) => `currency = ${to.param(v.currency)} AND pay >= ${to.param(v.min)}`,
   countTable: 'job_pay_counts',
   memoKey: (v) => [v.min, v.currency],
@@ -385,6 +377,7 @@ export const JOB_FILTERS = [
   companySlug,
   location,
   remoteOnly,
+  workplace,
   department,
   posted,
   maxAge,

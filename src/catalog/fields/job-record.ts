@@ -48,6 +48,8 @@ export const JOB_RECORD = [
   /** The top of the stated pay range per year, in its currency (ANNUAL_PAY_SQL); -1 when the job states none. */
   { name: 'payYearMax', sql: `coalesce(${ANNUAL_PAY_SQL}, -1)`, type: 'number' },
   { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },
+  /** remote, hybrid, onsite or unknown (the remote flag is workplace = 'remote'). */
+  { name: 'workplace', sql: 'j.workplace', type: 'text', shared: true },
 ] as const satisfies readonly RecordField[];
 
 type ValueOf<T extends FieldType> = T extends 'text'
@@ -68,6 +70,38 @@ export type JobAttrs = JobRecord & {
   /** lower(place), for the case-insensitive location filter. */
   location: string;
 };
+
+/**
+ * The coded columns of the replica: what the job filters narrow by, kept per row in a typed array. A `set` or an
+ * `equal` column holds the code of the row's `key` (keys are coded on first sight; code 0 is the null key); a
+ * filter admits a set of codes or one code. A `range` column holds the row's `value`; a filter admits [lo, hi). The
+ * listing order, search and facets allocate their columns from this list and test them with one function
+ * (replica/job-columns.ts admitsAt); a filter restricts them by name through MaskBuilder (define.ts).
+ */
+export const JOB_CODED = [
+  { name: 'role', test: 'set', key: (a) => a.role },
+  { name: 'company', test: 'equal', key: (a) => a.companyId },
+  { name: 'place', test: 'set', key: (a) => a.location },
+  { name: 'remote', test: 'equal', key: (a) => (a.remote ? 'remote' : null) },
+  { name: 'department', test: 'set', key: (a) => a.departmentKey },
+  { name: 'currency', test: 'equal', key: (a) => a.payCurrency },
+  { name: 'posted', test: 'range', value: (a) => a.postedAtUs },
+  { name: 'pay', test: 'range', value: (a) => a.payYearMax },
+  { name: 'workplace', test: 'set', key: (a) => a.workplace },
+] as const satisfies readonly CodedColumn[];
+
+type CodedColumn =
+  | { readonly name: string; readonly test: 'set' | 'equal'; key(a: JobAttrs): string | null }
+  | { readonly name: string; readonly test: 'range'; value(a: JobAttrs): number };
+
+type Coded = (typeof JOB_CODED)[number];
+/** The names of the coded columns by their test. */
+export type SetColumn = Extract<Coded, { test: 'set' }>['name'];
+export type EqualColumn = Extract<Coded, { test: 'equal' }>['name'];
+export type RangeColumn = Extract<Coded, { test: 'range' }>['name'];
+export type CodedName = Coded['name'];
+/** The list with its entries' types widened, for code that walks it. */
+export const CODED: readonly CodedColumn[] = JOB_CODED;
 
 const FIELDS: readonly RecordField[] = JOB_RECORD;
 

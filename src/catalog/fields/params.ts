@@ -76,3 +76,26 @@ export function slugListParam(name: string, value: unknown): string[] | undefine
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
+
+/**
+ * Comma-separated values, each resolved by `resolve` (undefined: not allowed); blank entries are ignored and a
+ * blank list is no filter. A value not allowed is a 400 naming the parameter and saying what is (`allowed`).
+ */
+export function listParam(
+  name: string,
+  value: unknown,
+  resolve: (entry: string) => string | undefined,
+  allowed: string,
+): string[] | undefined {
+  const entries = (optionalText(value) ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  const out = entries.map((e) => {
+    const v = resolve(e);
+    if (v === undefined)
+      throw badRequest(`Invalid query parameter '${name}': '${e}' is not one of ${allowed}`);
+    return v;
+  });
+  return out.length > 0 ? [...new Set(out)] : undefined;
+}

@@ -1,208 +1,278 @@
 import type { MaskBuilder } from '../fields/define.js';
-import type { JobAttrs } from '../fields/job-record.js';
+import {
+  CODED,
+  type CodedName,
+  type EqualColumn,
+  type JobAttrs,
+  type RangeColumn,
+  type SetColumn,
+} from '../fields/job-record.js';
 import { replicaFilters } from '../filters.js';
 import type { JobFilters } from '../types.js';
 
 /**
- * The job filters over typed per-row columns. A filtered search tests its filters on every candidate row: tens
- * of thousands for a common word ("engineer" is in 44 % of the bench catalog's titles). Through JobAttrs each test
- * was a chase through two objects and a substring test, and filtered searches cost 10–20 ms where unfiltered
- * ones cost 2–4. Here each row keeps small integer codes of its location, role category and company, plus its
- * remote flag, in typed arrays. A query's filters become masks over those codes, built once per query (the
- * location substring test runs once per distinct location), and a row is tested with a few array reads.
+ * The job filters over typed per-row columns, one per coded column declared in JOB_CODED (fields/job-record.ts).
+ * A filtered search tests its filters on every candidate row (tens of thousands for a common word), and a listing
+ * scans the whole /jobs order: through JobAttrs each test was a chase through two objects and a substring test.
+ * Here a query's filters become masks over codes, built once per query (a location substring test runs once per
+ * distinct location), and a row is tested with a few array reads by admitsAt, the one test the listing order,
+ * search and facets share.
  *
- * Codes are assigned on first sight and never released: distinct locations, roles and companies are few
- * (thousands). Masks are built and used within one synchronous stretch of a search, so a row added meanwhile
- * cannot carry a code the mask has not seen.
+ * Codes are assigned on first sight and never released: distinct values are few (thousands). Masks are built and
+ * used within one synchronous stretch, so a row added meanwhile cannot carry a code the mask has not seen.
  */
 
-/** What a query's filters admit; null fields admit anything. */
+/** Column index by name, in JOB_CODED order. */
+const COLUMN = new Map(CODED.map((c, i) => [c.name, i]));
+export const columnOf = (name: CodedName): number => COLUMN.get(name)!;
+
+/** One column's restriction (one shape for all three tests, so reads of it stay monomorphic). */
+export interface Check {
+  readonly column: number;
+  readonly test: 'set' | 'equal' | 'range';
+  /** set: by code, 1 admitted. */
+  readonly mask: Uint8Array | null;
+  /** equal: the code admitted (-1: none). */
+  readonly code: number;
+  /** range: values in [lo, hi). */
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** What a query's filters admit: at most one check per column, and predicates over the attributes (all must pass). */
 export interface RowMasks {
-  /** By location code: 1 admitted. */
-  locations: Uint8Array | null;
-  /** By role-category code: 1 admitted. */
-  roles: Uint8Array | null;
-  /** The one admitted company code (-1: no company matches the filter). */
-  company: number | null;
-  remoteOnly: boolean;
-  /** Rows posted in [since, before) (microseconds), or null for any time. */
-  posted: { since: number; before: number } | null;
-  /** The department keys admitted and, by department code (JobCodes.department), 1 admitted; null for any. */
-  departments: { keys: ReadonlySet<string>; codes: Uint8Array } | null;
-  /** Pay in this currency (its JobCodes.currency code, -1 when no row has it) reaching `min` a year, or null. */
-  pay: { currency: string; code: number; min: number } | null;
-  /** Predicates over the row's attributes, for filters declared without a coded column (all must pass). */
-  tests: readonly ((a: JobAttrs) => boolean)[];
+  readonly checks: readonly Check[];
+  readonly tests: readonly ((a: JobAttrs) => boolean)[];
 }
 
 /** A row filter as the in-memory indexes take it: masks (fast), a predicate over attributes, or null for all. */
 export type JobRowFilter = RowMasks | ((a: JobAttrs) => boolean) | null;
 
-export class JobCodes {
-  private readonly locationCodes = new Map<string, number>();
-  private readonly locationNames: string[] = [];
-  private readonly roleCodes = new Map<string, number>();
-  private readonly companyCodes = new Map<string, number>();
-  /** Department keys and pay currencies; code 0 is a row naming none. */
-  private readonly departmentCodes = new Map<string | null, number>([[null, 0]]);
-  private readonly currencyCodes = new Map<string | null, number>([[null, 0]]);
+/** Rows as the coded columns (codes of keys, values of ranges), by row number, with their attributes. */
+export class CodedRows {
+  /** By column: codes of a set or equal column (empty for a range). */
+  readonly keys: Int32Array[];
+  /** By column: values of a range column (empty for the others). */
+  readonly values: Float64Array[];
+  readonly attrs: JobAttrs[];
 
-  location(location: string): number {
-    const code = codeOf(this.locationCodes, location);
-    if (code === this.locationNames.length) this.locationNames.push(location);
+  constructor(
+    readonly length: number,
+    from?: CodedRows,
+  ) {
+    this.keys = CODED.map((c, i) => grown(new Int32Array(c.test === 'range' ? 0 : length), from?.keys[i]));
+    this.values = CODED.map((c, i) =>
+      grown(new Float64Array(c.test === 'range' ? length : 0), from?.values[i]),
+    );
+    this.attrs = from ? from.attrs : new Array<JobAttrs>(length);
+  }
+
+  /** Row i holds a job with these attributes. */
+  put(i: number, a: JobAttrs, codes: JobCodes): void {
+    for (let c = 0; c < CODED.length; c++) {
+      const d = CODED[c]!;
+      if (d.test === 'range') this.values[c]![i] = d.value(a);
+      else this.keys[c]![i] = codes.code(c, d.key(a));
+    }
+    this.attrs[i] = a;
+  }
+
+  /** Row k holds what row i of `from` holds. */
+  copy(k: number, from: CodedRows, i: number): void {
+    for (let c = 0; c < CODED.length; c++) {
+      if (this.keys[c]!.length > 0) this.keys[c]![k] = from.keys[c]![i]!;
+      else this.values[c]![k] = from.values[c]![i]!;
+    }
+    this.attrs[k] = from.attrs[i]!;
+  }
+}
+
+function grown<T extends Int32Array | Float64Array>(to: T, from: T | undefined): T {
+  if (from && to.length > 0) to.set(from);
+  return to;
+}
+
+/** Whether the masks admit row i: the columns first, then the predicates over its attributes. */
+export function admitsAt(m: RowMasks, rows: CodedRows, i: number): boolean {
+  const { checks } = m;
+  for (let k = 0; k < checks.length; k++) {
+    const c = checks[k]!;
+    if (c.test === 'range') {
+      const v = rows.values[c.column]![i]!;
+      if (v < c.lo || v >= c.hi) return false;
+    } else {
+      const code = rows.keys[c.column]![i]!;
+      if (c.mask === null ? code !== c.code : c.mask[code] !== 1) return false;
+    }
+  }
+  return m.tests.length === 0 || passes(m.tests, rows.attrs[i]!);
+}
+
+/** Whether every predicate admits the row (a loop, not every() with a closure: this runs once per scanned row). */
+export function passes(tests: RowMasks['tests'], a: JobAttrs): boolean {
+  for (let t = 0; t < tests.length; t++) if (!tests[t]!(a)) return false;
+  return true;
+}
+
+/** The masks' check of a column, if any. */
+export function checkOf(m: RowMasks | null, column: number): Check | undefined {
+  return m?.checks.find((c) => c.column === column);
+}
+
+/** The codes of one column's keys, assigned on first sight and never released; code 0 is the null key. */
+export class KeyCodes {
+  private readonly codes = new Map<string | null, number>([[null, 0]]);
+  /** Keys by code. */
+  readonly keys: (string | null)[] = [null];
+
+  code(key: string | null): number {
+    let code = this.codes.get(key);
+    if (code === undefined) {
+      code = this.keys.length;
+      this.codes.set(key, code);
+      this.keys.push(key);
+    }
     return code;
   }
 
-  role(role: string): number {
-    return codeOf(this.roleCodes, role);
+  /** The code of a key already seen, undefined otherwise. */
+  find(key: string | null): number | undefined {
+    return this.codes.get(key);
+  }
+}
+
+/** The codes of each set and equal column's keys. */
+export class JobCodes {
+  private readonly columns = CODED.map(() => new KeyCodes());
+
+  /** The code of `key` in column `column`, assigned on first sight. */
+  code(column: number, key: string | null): number {
+    return this.columns[column]!.code(key);
   }
 
-  company(id: string): number {
-    return codeOf(this.companyCodes, id);
+  find(column: number, key: string): number | undefined {
+    return this.columns[column]!.find(key);
   }
 
-  department(key: string | null): number {
-    return codeOf(this.departmentCodes, key);
-  }
-
-  currency(currency: string | null): number {
-    return codeOf(this.currencyCodes, currency);
+  keysOf(column: number): readonly (string | null)[] {
+    return this.columns[column]!.keys;
   }
 
   /**
-   * The filters as masks (each filter's declaration says which coded column it narrows, or gives a predicate;
-   * catalog/filters.ts replicaFilters), or null when they admit every row. `companyIdBySlug` resolves the
-   * company filter's slug (undefined: no company has it).
+   * The filters as masks (each declaration restricts the coded columns by name, or gives a predicate;
+   * catalog/filters.ts replicaFilters), or null when they admit every row. `companyId` resolves a company slug.
    */
-  masks(f: JobFilters, companyIdBySlug: (slug: string) => string | undefined): RowMasks | null {
-    const m: RowMasks = { ...NO_MASKS };
-    let any = false;
-    const builder: MaskBuilder = {
-      roles: (roles) => {
-        any = true;
-        const mask = new Uint8Array(this.roleCodes.size);
-        for (const r of roles) {
-          const code = this.roleCodes.get(r);
-          if (code !== undefined && (m.roles === null || m.roles[code] === 1)) mask[code] = 1;
-        }
-        m.roles = mask;
-      },
-      locationContains: (needle) => {
-        any = true;
-        const mask = new Uint8Array(this.locationNames.length);
-        this.locationNames.forEach((name, code) => {
-          if (name.includes(needle) && (m.locations === null || m.locations[code] === 1)) mask[code] = 1;
-        });
-        m.locations = mask;
-      },
-      company: (slug) => {
-        any = true;
-        const id = companyIdBySlug(slug);
-        const code = id === undefined ? -1 : (this.companyCodes.get(id) ?? -1);
-        m.company = m.company === null || m.company === code ? code : -1;
-      },
-      remoteOnly: () => {
-        any = true;
-        m.remoteOnly = true;
-      },
-      departments: (keys) => {
-        any = true;
-        const admitted = new Set(keys.filter((k) => m.departments === null || m.departments.keys.has(k)));
-        const codes = new Uint8Array(this.departmentCodes.size);
-        for (const k of admitted) {
-          const code = this.departmentCodes.get(k);
-          if (code !== undefined) codes[code] = 1;
-        }
-        m.departments = { keys: admitted, codes };
-      },
-      payAtLeast: (currency, min) => {
-        any = true;
-        const same = m.pay === null || m.pay.currency === currency;
-        const code = same ? (this.currencyCodes.get(currency) ?? -1) : -1;
-        m.pay = { currency, code, min: Math.max(min, m.pay?.min ?? min) };
-      },
-      postedWithin: (since, before) => {
-        any = true;
-        m.posted = {
-          since: Math.max(since, m.posted?.since ?? since),
-          before: Math.min(before, m.posted?.before ?? before),
-        };
-      },
-    };
-    m.tests = replicaFilters(f, builder);
-    return any || m.tests.length > 0 ? m : null;
+  masks(f: JobFilters, companyId: (slug: string) => string | undefined): RowMasks | null {
+    const draft = new Draft(this, companyId, null);
+    const tests = replicaFilters(f, draft);
+    return draft.checks.length > 0 || tests.length > 0 ? draft.done(tests) : null;
   }
 
-  /** `base` narrowed to rows of these role categories. */
-  ofRoles(base: RowMasks | null, roles: readonly string[]): RowMasks {
-    const mask = new Uint8Array(this.roleCodes.size);
-    for (const r of roles) {
-      const code = this.roleCodes.get(r);
-      if (code !== undefined && (base?.roles == null || base.roles[code] === 1)) mask[code] = 1;
+  /** `base` narrowed to rows whose key in a set column is one of `keys`. */
+  narrowed(base: RowMasks | null, column: SetColumn, keys: Iterable<string>): RowMasks {
+    const draft = new Draft(this, () => undefined, base);
+    draft.oneOf(column, [...keys]);
+    return draft.done(base?.tests ?? []);
+  }
+
+  /** `base` narrowed to rows whose key in an equal column is `key`; undefined when `base` admits none of them. */
+  equalTo(base: RowMasks | null, column: EqualColumn, key: string): RowMasks | undefined {
+    const draft = new Draft(this, () => undefined, base);
+    draft.equals(column, key);
+    const m = draft.done(base?.tests ?? []);
+    return checkOf(m, columnOf(column))!.code < 0 ? undefined : m;
+  }
+}
+
+const ANY = { mask: null, code: -1, lo: Number.NEGATIVE_INFINITY, hi: Number.POSITIVE_INFINITY };
+
+/** Restrictions gathered from the filters (a MaskBuilder): one check per column, later ones intersecting earlier. */
+class Draft implements MaskBuilder {
+  private readonly byColumn = new Map<number, Check>();
+
+  constructor(
+    private readonly codes: JobCodes,
+    readonly companyId: (slug: string) => string | undefined,
+    base: RowMasks | null,
+  ) {
+    for (const c of base?.checks ?? []) this.byColumn.set(c.column, c);
+  }
+
+  get checks(): Check[] {
+    return [...this.byColumn.values()].sort((a, b) => a.column - b.column);
+  }
+
+  done(tests: RowMasks['tests']): RowMasks {
+    return { checks: this.checks, tests };
+  }
+
+  oneOf(name: SetColumn, keys: readonly string[]): void {
+    const column = columnOf(name);
+    const codes: number[] = [];
+    for (const k of keys) {
+      const code = this.codes.find(column, k);
+      if (code !== undefined) codes.push(code);
     }
-    return { ...NO_MASKS, ...base, roles: mask };
+    this.admit(column, codes);
   }
 
-  /** Whether the masks admit a job with these attributes (one the replica holds: its values have codes). */
-  admits(m: RowMasks, a: JobAttrs): boolean {
-    return (
-      (m.locations === null || m.locations[this.location(a.location)] === 1) &&
-      (m.roles === null || m.roles[this.role(a.role)] === 1) &&
-      (m.company === null || this.company(a.companyId) === m.company) &&
-      (!m.remoteOnly || a.remote) &&
-      postedIn(m.posted, a.postedAtUs) &&
-      inDepartments(m.departments, a) &&
-      paysAtLeast(m.pay, a) &&
-      passes(m.tests, a)
-    );
+  where(name: SetColumn, test: (key: string) => boolean): void {
+    const column = columnOf(name);
+    const codes: number[] = [];
+    this.codes.keysOf(column).forEach((key, code) => {
+      if (key !== null && test(key)) codes.push(code);
+    });
+    this.admit(column, codes);
   }
 
-  /** `base` narrowed to rows at these locations (lower case, as JobAttrs.location). */
-  at(base: RowMasks | null, locations: ReadonlySet<string>): RowMasks {
-    const mask = new Uint8Array(this.locationNames.length);
-    for (const loc of locations) {
-      const code = this.locationCodes.get(loc);
-      if (code !== undefined && (base?.locations == null || base.locations[code] === 1)) mask[code] = 1;
-    }
-    return { ...NO_MASKS, ...base, locations: mask };
+  equals(name: EqualColumn, key: string | undefined): void {
+    const column = columnOf(name);
+    const prior = this.byColumn.get(column);
+    let code = key === undefined ? -1 : (this.codes.find(column, key) ?? -1);
+    if (prior !== undefined && prior.code !== code) code = -1;
+    this.byColumn.set(column, { ...ANY, column, test: 'equal', code });
+  }
+
+  within(name: RangeColumn, lo: number, hi: number): void {
+    const column = columnOf(name);
+    const prior = this.byColumn.get(column) ?? ANY;
+    this.byColumn.set(column, {
+      ...ANY,
+      column,
+      test: 'range',
+      lo: Math.max(lo, prior.lo),
+      hi: Math.min(hi, prior.hi),
+    });
+  }
+
+  private admit(column: number, codes: readonly number[]): void {
+    const prior = this.byColumn.get(column)?.mask;
+    const mask = new Uint8Array(this.codes.keysOf(column).length);
+    for (const code of codes) if (prior == null || prior[code] === 1) mask[code] = 1;
+    this.byColumn.set(column, { ...ANY, column, test: 'set', mask });
   }
 }
 
 /** One index's rows as columns of codes, by that index's slot numbers. */
 export class JobColumns {
-  private location = new Int32Array(0);
-  private company = new Int32Array(0);
-  private role = new Int32Array(0);
-  private remote = new Uint8Array(0);
-  /** Each slot's attributes, for the masks' predicates. */
-  private attrs: JobAttrs[] = [];
+  private rows = new CodedRows(0);
   /** One past the highest slot ever set. */
   private slots = 0;
+  private readonly place = columnOf('place');
 
   constructor(readonly codes: JobCodes) {}
 
   set(slot: number, a: JobAttrs): void {
-    if (slot >= this.location.length) this.grow(Math.max(1024, Math.ceil((slot + 1) * 1.5)));
+    if (slot >= this.rows.length) {
+      this.rows = new CodedRows(Math.max(1024, Math.ceil((slot + 1) * 1.5)), this.rows);
+    }
     this.slots = Math.max(this.slots, slot + 1);
-    this.location[slot] = this.codes.location(a.location);
-    this.company[slot] = this.codes.company(a.companyId);
-    this.role[slot] = this.codes.role(a.role);
-    this.remote[slot] = a.remote ? 1 : 0;
-    this.attrs[slot] = a;
+    this.rows.put(slot, a, this.codes);
   }
 
   /** A slot predicate for the masks (it reads the columns as they are when called). */
   admit(m: RowMasks): (slot: number) => boolean {
-    const { locations, roles, company, remoteOnly, posted, departments, pay, tests } = m;
-    return (slot) =>
-      (locations === null || locations[this.location[slot]!] === 1) &&
-      (roles === null || roles[this.role[slot]!] === 1) &&
-      (company === null || this.company[slot] === company) &&
-      (!remoteOnly || this.remote[slot] === 1) &&
-      postedIn(posted, this.attrs[slot]!.postedAtUs) &&
-      inDepartments(departments, this.attrs[slot]!) &&
-      paysAtLeast(pay, this.attrs[slot]!) &&
-      (tests.length === 0 || passes(tests, this.attrs[slot]!));
+    return (slot) => admitsAt(m, this.rows, slot);
   }
 
   /**
@@ -210,66 +280,13 @@ export class JobColumns {
    * row through admit() in the scan costs a call per row. Slots freed since are included; the index skips them.
    */
   atLocations(m: RowMasks): Int32Array {
-    const { locations } = m;
+    const locations = checkOf(m, this.place)?.mask ?? null;
+    const place = this.rows.keys[this.place]!;
     const out = new Int32Array(this.slots);
     let n = 0;
     for (let slot = 0; slot < this.slots; slot++) {
-      if (locations === null || locations[this.location[slot]!] === 1) out[n++] = slot;
+      if (locations === null || locations[place[slot]!] === 1) out[n++] = slot;
     }
     return out.subarray(0, n);
   }
-
-  private grow(size: number): void {
-    this.location = resized(this.location, new Int32Array(size));
-    this.company = resized(this.company, new Int32Array(size));
-    this.role = resized(this.role, new Int32Array(size));
-    this.remote = resized(this.remote, new Uint8Array(size));
-  }
-}
-
-function codeOf<K>(codes: Map<K, number>, value: K): number {
-  let code = codes.get(value);
-  if (code === undefined) {
-    code = codes.size;
-    codes.set(value, code);
-  }
-  return code;
-}
-
-function resized<T extends Int32Array | Uint8Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
-/** Masks admitting every row. */
-export const NO_MASKS: Readonly<RowMasks> = {
-  locations: null,
-  roles: null,
-  company: null,
-  remoteOnly: false,
-  posted: null,
-  departments: null,
-  pay: null,
-  tests: [],
-};
-
-/** Whether the row names one of the departments (null: any department or none). */
-function inDepartments(departments: RowMasks['departments'], a: JobAttrs): boolean {
-  return departments === null || (a.departmentKey !== null && departments.keys.has(a.departmentKey));
-}
-
-/** Whether the row states pay in the currency reaching the minimum (null: any pay or none). */
-function paysAtLeast(pay: RowMasks['pay'], a: JobAttrs): boolean {
-  return pay === null || (a.payCurrency === pay.currency && a.payYearMax >= pay.min);
-}
-
-/** Whether a posting time is in the window (null: any time). */
-export function postedIn(window: RowMasks['posted'], postedAtUs: number): boolean {
-  return window === null || (postedAtUs >= window.since && postedAtUs < window.before);
-}
-
-/** Whether every predicate admits the row (a loop, not every() with a closure: this runs once per scanned row). */
-export function passes(tests: RowMasks['tests'], a: JobAttrs): boolean {
-  for (let t = 0; t < tests.length; t++) if (!tests[t]!(a)) return false;
-  return true;
 }

@@ -54,21 +54,21 @@ const UPSERT_POSTINGS = `WITH incoming AS (
      SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
                           $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
                           $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-                          $23::timestamptz[])
+                          $23::timestamptz[], $24::text[])
        AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
             salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
-            requisition_id, board_updated_at)
+            requisition_id, board_updated_at, workplace)
    )
    INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                      role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
                      created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
-                     salary_source, classification_rule, requisition_id, board_posted_at, board_updated_at)
+                     salary_source, classification_rule, requisition_id, board_posted_at, board_updated_at, workplace)
    SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
           COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
-          salary_period, salary_source, classification_rule, requisition_id, posted_at, board_updated_at
+          salary_period, salary_source, classification_rule, requisition_id, posted_at, board_updated_at, workplace
    FROM incoming
    ON CONFLICT (company_id, source, external_id) DO UPDATE SET
-     title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote,
+     title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote, workplace = EXCLUDED.workplace,
      department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
      classification_rule = EXCLUDED.classification_rule,
      description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
@@ -82,11 +82,11 @@ const UPSERT_POSTINGS = `WITH incoming AS (
      board_updated_at = EXCLUDED.board_updated_at,
      updated_at = CASE
        WHEN (j.title, j.location, j.remote, j.department, j.role_category, j.url, j.description, j.salary, j.active,
-             j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source)
+             j.salary_min, j.salary_max, j.salary_currency, j.salary_period, j.salary_source, j.workplace)
             IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.location, EXCLUDED.remote, EXCLUDED.department,
               EXCLUDED.role_category, EXCLUDED.url, EXCLUDED.description, EXCLUDED.salary, true,
               EXCLUDED.salary_min, EXCLUDED.salary_max, EXCLUDED.salary_currency, EXCLUDED.salary_period,
-              EXCLUDED.salary_source)
+              EXCLUDED.salary_source, EXCLUDED.workplace)
        THEN EXCLUDED.updated_at ELSE j.updated_at END
    RETURNING j.id, (xmax = 0) AS inserted, (j.updated_at = $4) AS changed`;
 
@@ -104,7 +104,7 @@ function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: 
     unique.map((p) => cut(p.externalId, 200)),
     fields.map((f) => cut(f.title, 500) || 'Untitled position'),
     fields.map((f) => cut(f.location, 500) ?? ''),
-    fields.map((f) => f.remote === true),
+    fields.map((f) => f.workplace === 'remote'),
     unique.map((p) => cut(p.department, 200)),
     unique.map((p) => p.roleCategory),
     unique.map((p) => p.url),
@@ -119,6 +119,7 @@ function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: 
     unique.map((p) => p.classificationRule),
     unique.map((p) => cut(p.requisitionId, 200)),
     unique.map((p) => validDate(p.updatedAt)),
+    fields.map((f) => f.workplace),
   ];
 }
 

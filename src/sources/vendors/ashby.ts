@@ -15,6 +15,7 @@ import {
   normalizeSpace,
   parseDate,
 } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { Nullable, OptBool, OptNum, OptStr } from '../schema.js';
 import type { BoardRef, NormalizedPosting, Salary, SourceAdapter } from '../types.js';
 
@@ -119,6 +120,7 @@ export const ashby: SourceAdapter = {
           title: normalizeSpace(j.title),
           location: joinDistinct([j.location, ...(j.secondaryLocations ?? []).map((s) => s.location)]),
           remote: remoteOf(j),
+          workplace: remoteOf(j) === true ? 'remote' : workplaceOf(j.workplaceType),
           department: nonEmpty(j.department) ?? nonEmpty(j.team),
           postedAt: parseDate(j.publishedAt),
           url: j.jobUrl,

@@ -8,6 +8,7 @@
 import { type Static, Type } from 'typebox';
 import { fetchVendorJson, mapLimit, subdomainToken } from '../http.js';
 import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from '../normalize/text.js';
+import type { Workplace } from '../normalize/workplace.js';
 import { Id, Nullable, OptBool, OptStr } from '../schema.js';
 import type { KnownPostings, SourceAdapter } from '../types.js';
 
@@ -40,6 +41,9 @@ const place = (p: Static<typeof Opening>['location']) =>
   p
     ? joinDistinct([p.city, p.state ?? p.province, p.country ?? p.addressCountry])?.replace(/; /g, ', ')
     : null;
+
+/** `locationType` → the workplace. */
+const BAMBOO_WORKPLACE: Readonly<Record<string, Workplace>> = { '0': 'onsite', '1': 'remote', '2': 'hybrid' };
 
 function remoteOf(o: Opening, location: string | null): boolean | null {
   const type = o.locationType === null || o.locationType === undefined ? '' : String(o.locationType);
@@ -74,6 +78,8 @@ export const bamboohr: SourceAdapter = {
         title,
         location,
         remote: remoteOf(o, location),
+        workplace:
+          remoteOf(o, location) === true ? 'remote' : (BAMBOO_WORKPLACE[String(o.locationType)] ?? null),
         department: nonEmpty(o.departmentLabel),
         postedAt: parseDate(detail?.datePosted),
         url: keep?.url ?? nonEmpty(detail?.jobOpeningShareUrl) ?? `${base}/${encodeURIComponent(id)}`,

@@ -15,6 +15,7 @@ import {
   normalizeSpace,
   parseDate,
 } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { Id, Nullable, OptStr } from '../schema.js';
 import type { BoardRef, NormalizedPosting, SourceAdapter } from '../types.js';
 
@@ -69,6 +70,7 @@ export const gem: SourceAdapter = {
         title: normalizeSpace(p.title),
         location: joinDistinct(offices) ?? nonEmpty(p.location?.name),
         remote: remoteOf(p.location_type, p.location?.name, ...offices),
+        workplace: workplaceOf(p.location_type),
         department: joinDistinct((p.departments ?? []).map((d) => d.name)),
         postedAt: parseDate(p.first_published_at) ?? parseDate(p.created_at),
         url: p.absolute_url,

@@ -14,6 +14,7 @@ import {
   normalizeSpace,
   parseDate,
 } from '../normalize/text.js';
+import { type Workplace, workplaceOf } from '../normalize/workplace.js';
 import { Id, Nullable, OptNum, OptStr } from '../schema.js';
 import type { BoardRef, NormalizedPosting, Salary, SourceAdapter } from '../types.js';
 
@@ -67,6 +68,18 @@ function metadataRemote(j: GreenhouseJob): boolean | null {
   return null;
 }
 
+/** The metadata's work arrangement as a workplace ("Hybrid", "On-Site", "Remote"), or null. */
+function metadataWorkplace(j: GreenhouseJob): Workplace | null {
+  const remote = metadataRemote(j);
+  if (remote === true) return 'remote';
+  for (const field of j.metadata ?? []) {
+    if (!field.name || !WORKPLACE_FIELD.test(field.name)) continue;
+    const values = Array.isArray(field.value) ? field.value : [field.value];
+    for (const v of values) if (typeof v === 'string' && workplaceOf(v)) return workplaceOf(v);
+  }
+  return null;
+}
+
 /** Pay ranges in one currency → the span they cover (ranges per location or level); cents become units. */
 function payRange(j: GreenhouseJob): Salary | undefined {
   const ranges = (j.pay_input_ranges ?? []).filter((r) => r.min_cents != null || r.max_cents != null);
@@ -107,6 +120,7 @@ export const greenhouse: SourceAdapter = {
         location:
           nonEmpty(j.location?.name) ?? joinDistinct((j.offices ?? []).map((o) => o.location ?? o.name)),
         remote: metadataRemote(j) ?? inferRemote(j.location?.name, ...officeNames),
+        workplace: metadataWorkplace(j),
         department: joinDistinct((j.departments ?? []).map((d) => d.name)),
         postedAt: parseDate(j.first_published),
         updatedAt: parseDate(j.updated_at),

@@ -15,6 +15,7 @@ import {
   normalizeSpace,
   parseDate,
 } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { Nullable, OptNum, OptStr } from '../schema.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from '../types.js';
 
@@ -88,6 +89,7 @@ export const lever: SourceAdapter = {
           title: normalizeSpace(p.text),
           location,
           remote: remoteOf(p.workplaceType, location),
+          workplace: workplaceOf(p.workplaceType),
           department: nonEmpty(p.categories?.department) ?? nonEmpty(p.categories?.team),
           postedAt: parseDate(p.createdAt),
           url: p.hostedUrl,

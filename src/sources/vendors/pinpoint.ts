@@ -7,6 +7,7 @@
 import { type Static, Type } from 'typebox';
 import { fetchVendorJson, subdomainToken } from '../http.js';
 import { htmlToText, inferRemote, joinDistinct, nonEmpty } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { Id, Nullable, OptStr } from '../schema.js';
 import type { SourceAdapter } from '../types.js';
 
@@ -66,6 +67,7 @@ export const pinpoint: SourceAdapter = {
         title: p.title.trim(),
         location,
         remote: remoteOf(p, location),
+        workplace: workplaceOf(p.workplace_type),
         department: nonEmpty(p.job?.department?.name),
         postedAt: null,
         url: p.url,

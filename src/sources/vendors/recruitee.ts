@@ -76,6 +76,14 @@ export const recruitee: SourceAdapter = {
               ),
             ),
           remote: o.remote === true ? true : o.on_site === true || o.hybrid === true ? false : null,
+          workplace:
+            o.remote === true
+              ? 'remote'
+              : o.hybrid === true
+                ? 'hybrid'
+                : o.on_site === true
+                  ? 'onsite'
+                  : null,
           department: nonEmpty(o.department),
           postedAt: parseDate(o.published_at) ?? parseDate(o.created_at),
           updatedAt: parseDate(o.updated_at),

@@ -9,6 +9,7 @@ import type { HttpClient } from '../../net/types.js';
 import { boardSegment, fetchVendorJson, mapLimit } from '../http.js';
 import { descriptionFromHtml } from '../normalize/description.js';
 import { inferRemote, joinDistinct, nonEmpty, normalizeSpace, parseDate } from '../normalize/text.js';
+import { type Workplace, workplaceOf } from '../normalize/workplace.js';
 import { Nullable, OptNum, OptStr } from '../schema.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from '../types.js';
 
@@ -57,6 +58,13 @@ function remoteOf(
   if (types.length > 0 && types.every((t) => t === 'REMOTE')) return true;
   if (types.some((t) => t === 'ON_SITE' || t === 'HYBRID')) return false;
   return inferRemote(...places.map((p) => p.name));
+}
+
+/** Remote when every place is remote; else hybrid when one is, on site when one is; null when none says. */
+function workplaceOfPlaces(places: ReadonlyArray<{ workplaceType?: string | null }>): Workplace | null {
+  const types = places.map((p) => workplaceOf(p.workplaceType));
+  if (types.length > 0 && types.every((t) => t === 'remote')) return 'remote';
+  return types.find((t) => t === 'hybrid') ?? types.find((t) => t === 'onsite') ?? null;
 }
 
 async function listAll(token: string, client: HttpClient) {
@@ -111,6 +119,7 @@ export const rippling: SourceAdapter = {
         title: normalizeSpace(it.name),
         location: joinDistinct(places.map(placeText)),
         remote: remoteOf(places),
+        workplace: workplaceOfPlaces(places),
         department: nonEmpty(it.department?.name),
         postedAt: parseDate(detail.createdOn),
         url: it.url,

@@ -120,6 +120,7 @@ export const smartrecruiters: SourceAdapter = {
               : loc?.hybrid === true || loc?.remote === false
                 ? false
                 : inferRemote(location),
+          workplace: loc?.remote === true ? 'remote' : loc?.hybrid === true ? 'hybrid' : null,
           department: nonEmpty(p.department?.label) ?? nonEmpty(p.function?.label),
           postedAt: parseDate(p.releasedDate),
           url:

@@ -8,6 +8,7 @@ import type { HttpClient } from '../../net/types.js';
 import { boardSegment, fetchVendorJson, mapLimit } from '../http.js';
 import { descriptionFromHtml } from '../normalize/description.js';
 import { joinDistinct, nonEmpty, normalizeSpace, parseDate } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { Nullable, OptBool, OptStr } from '../schema.js';
 import { type BoardRef, type NormalizedPosting, type SourceAdapter, SourceError } from '../types.js';
 
@@ -109,6 +110,7 @@ async function viaV3(sub: string, client: HttpClient): Promise<NormalizedPosting
         ]),
         remote:
           j.remote === true || j.workplace === 'remote' ? true : j.workplace ? false : (j.remote ?? null),
+        workplace: j.remote === true ? 'remote' : workplaceOf(j.workplace),
         department: dept,
         postedAt: parseDate(j.published),
         url: `https://apply.workable.com/${sub}/j/${encodeURIComponent(j.shortcode)}/`,

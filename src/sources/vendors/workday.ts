@@ -11,6 +11,7 @@ import { type Static, Type } from 'typebox';
 import type { HttpClient } from '../../net/types.js';
 import { fetchVendorJson, mapLimit } from '../http.js';
 import { htmlToText, inferRemote, joinDistinct, nonEmpty, parseDate } from '../normalize/text.js';
+import { workplaceOf } from '../normalize/workplace.js';
 import { OptStr } from '../schema.js';
 import {
   type BoardRef,
@@ -147,6 +148,7 @@ function normalise(
     title: (nonEmpty(detail?.title) ?? p.title).trim(),
     location,
     remote: remoteOf(detail?.remoteType ?? p.remoteType) ?? inferRemote(location),
+    workplace: workplaceOf(detail?.remoteType ?? p.remoteType),
     department: null,
     postedAt: parseDate(detail?.startDate) ?? parsePostedOn(p.postedOn, nowMs),
     url: nonEmpty(detail?.externalUrl) ?? `https://${site.host}/${site.site}${p.externalPath}`,

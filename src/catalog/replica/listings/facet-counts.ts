@@ -10,6 +10,7 @@ import {
 } from '../../sql/facets.js';
 import type { JobFilters } from '../../types.js';
 import type { CatalogReplica } from '../catalog-replica.js';
+import { KeyCodes } from '../job-columns.js';
 
 /**
  * Facet counts in the replica, the same as catalog/sql/facets.ts counts them in SQL (the reference): for each facet
@@ -25,32 +26,23 @@ import type { CatalogReplica } from '../catalog-replica.js';
  * on first sight and never released (distinct values are few: categories, companies, places, departments).
  */
 export class FacetCodes {
-  private readonly codes: Map<string | null, number>[];
-  private readonly keys: (string | null)[][];
+  private readonly facets: KeyCodes[];
 
   constructor(facets: number) {
-    this.codes = Array.from({ length: facets }, () => new Map([[null, 0]]));
-    this.keys = Array.from({ length: facets }, () => [null]);
+    this.facets = Array.from({ length: facets }, () => new KeyCodes());
   }
 
   code(facet: number, key: string | null): number {
-    const codes = this.codes[facet]!;
-    let code = codes.get(key);
-    if (code === undefined) {
-      code = codes.size;
-      codes.set(key, code);
-      this.keys[facet]!.push(key);
-    }
-    return code;
+    return this.facets[facet]!.code(key);
   }
 
   /** How many codes the facet has handed out (the length of a count array by code). */
   size(facet: number): number {
-    return this.keys[facet]!.length;
+    return this.facets[facet]!.keys.length;
   }
 
   key(facet: number, code: number): string | null {
-    return this.keys[facet]![code] ?? null;
+    return this.facets[facet]!.keys[code] ?? null;
   }
 }
 
@@ -143,16 +135,17 @@ export function jobFacetsWithin(
   within: readonly string[],
   labels: FacetNames,
 ): FacetCounts | undefined {
-  const rows: JobAttrs[] = [];
+  const rows: [number, JobAttrs][] = [];
   for (const id of new Set(within)) {
     const a = index.jobs.attributes(id);
-    if (a) rows.push(a);
+    const slot = index.jobs.slotOf(id);
+    if (a && slot !== undefined) rows.push([slot, a]);
   }
   return eachFacet(JOB_FACETS, names, filters, (d, _f, rest) => {
-    const masks = index.jobMasks(rest);
+    const admit = index.jobRows(index.jobMasks(rest));
     const keys: string[][] = [];
-    for (const a of rows) {
-      const key = masks === null || index.jobCodes.admits(masks, a) ? d.facet.key(a) : null;
+    for (const [slot, a] of rows) {
+      const key = admit === undefined || admit(slot) ? d.facet.key(a) : null;
       if (key !== null) keys.push([key]);
     }
     return topCounts(tally(keys), d.facet, labels);

@@ -5,7 +5,7 @@ import { isoFromMicros } from '../../micros.js';
 import { type FacetCounts, JOB_FACETS } from '../../sql/facets.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../../types.js';
 import type { CatalogReplica, CompanyAttrs, JobAttrs } from '../catalog-replica.js';
-import type { RowMasks } from '../job-columns.js';
+import { columnOf, type RowMasks } from '../job-columns.js';
 import type { ReplicaGate } from '../replica-gate.js';
 import { contenders, FacetCodes, jobFacetsWithin, topCounts } from './facet-counts.js';
 import { OrderColumns } from './order-columns.js';
@@ -33,6 +33,7 @@ import { PositionsMemo } from './positions-memo.js';
  * them were scanned afresh; the positions bound is what sizes the memory.
  */
 const MEMO_ENTRIES = 4096;
+const COMPANY = columnOf('company');
 const MEMO_POSITIONS = 2_000_000;
 
 export class JobListing {
@@ -64,7 +65,7 @@ export class JobListing {
       if (this.built && !this.changed.has(id)) this.changed.set(id, old?.postedAtUs);
     };
     const companyChanged = (id: string) => {
-      this.companies[index.jobCodes.company(id)] = undefined;
+      this.companies[index.jobCodes.code(COMPANY, id)] = undefined;
     };
     index.listen({
       jobPut: (id, _attrs, old) => track(id, old),
@@ -173,7 +174,7 @@ export class JobListing {
     for (const id of ids) {
       const a = this.index.jobs.attributes(id);
       if (!a) continue;
-      const item = this.item(id, a, this.index.jobCodes.company(a.companyId));
+      const item = this.item(id, a, this.index.jobCodes.code(COMPANY, a.companyId));
       if (!item) return undefined;
       items.push(item);
     }

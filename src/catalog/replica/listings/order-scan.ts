@@ -1,5 +1,7 @@
-import { passes, type RowMasks } from '../job-columns.js';
+import { admitsAt, checkOf, columnOf, type RowMasks } from '../job-columns.js';
 import type { OrderColumns } from './order-columns.js';
+
+const POSTED = columnOf('posted');
 
 /**
  * Scans of the /jobs order's columns (see JobListing): the positions a filter selects, in order, and facet counts
@@ -9,14 +11,11 @@ import type { OrderColumns } from './order-columns.js';
  * without awaiting, so one set of scratch arrays serves every request.
  */
 
-/** The columns holding small integer codes, which the filters select on. */
-type Coded = 'role' | 'remote' | 'company' | 'place';
-
-/** A restriction every scanned row must meet: one of these codes in that column. */
+/** A restriction every scanned row must meet: one of these codes in that coded column. */
 interface CodeSet {
-  column: Coded;
+  column: number;
   codes: number[];
-  /** By code, 1 for the codes of the set (roles and places; the others have one code at most). */
+  /** By code, 1 for the codes of the set (set columns; an equality has one code at most). */
   mask?: Uint8Array;
 }
 
@@ -45,28 +44,14 @@ export interface FacetPlan {
 
 const NOTHING = new Int32Array(0);
 
-/** Whether the masks admit position i of the order: the columns first, then the predicates over attributes. */
-export function admitsAt(cols: OrderColumns, m: RowMasks, i: number): boolean {
-  if (m.roles !== null && m.roles[cols.role[i]!] !== 1) return false;
-  // A company filter naming no known company has code -1, which no row carries.
-  if (m.company !== null && cols.company[i] !== m.company) return false;
-  if (m.locations !== null && m.locations[cols.place[i]!] !== 1) return false;
-  if (m.remoteOnly && cols.remote[i] !== 1) return false;
-  if (m.posted !== null && (cols.posted[i]! < m.posted.since || cols.posted[i]! >= m.posted.before))
-    return false;
-  if (m.departments !== null && m.departments.codes[cols.department[i]!] !== 1) return false;
-  if (m.pay !== null && (cols.currency[i] !== m.pay.code || cols.payYearMax[i]! < m.pay.min)) return false;
-  return m.tests.length === 0 || passes(m.tests, cols.attrs[i]!);
-}
-
 /** admitsAt, where null masks admit every position. */
 const admitsAll = (cols: OrderColumns, m: RowMasks | null, i: number): boolean =>
-  m === null || admitsAt(cols, m, i);
+  m === null || admitsAt(m, cols.rows, i);
 
 export class OrderScan {
   /** Inverted lists of the current columns (see lists). */
   private readonly inverted = new Map<
-    Coded,
+    number,
     { cols: OrderColumns; start: Int32Array; positions: Int32Array }
   >();
   private found = new Int32Array(0);
@@ -84,20 +69,21 @@ export class OrderScan {
    * candidates only, so a rare role or place, or a recent window, reads a few thousand positions, not 100k.
    */
   positions(cols: OrderColumns, masks: RowMasks): Int32Array {
-    if (masks.company !== null && masks.company < 0) return NOTHING;
+    if (masks.checks.some((c) => c.test === 'equal' && c.code < 0)) return NOTHING;
     const set = this.smallest(cols, restrictions(masks));
-    const [lo, hi] = postedRun(cols, masks.posted);
+    const [lo, hi] = postedRun(cols, masks);
     if (this.found.length < cols.length) this.found = new Int32Array(cols.length);
     const found = this.found;
     let n = 0;
     if (set === undefined || hi - lo <= this.size(cols, set)) {
-      for (let i = lo; i < hi; i++) if (admitsAt(cols, masks, i)) found[n++] = i;
+      for (let i = lo; i < hi; i++) if (admitsAt(masks, cols.rows, i)) found[n++] = i;
     } else if (set.codes.length === 1) {
       // One code's list is already in order.
       const { start, positions } = this.lists(cols, set.column);
       const c = set.codes[0]!;
       const [from, to] = c + 1 < start.length ? [start[c]!, start[c + 1]!] : [0, 0];
-      for (let k = from; k < to; k++) if (admitsAt(cols, masks, positions[k]!)) found[n++] = positions[k]!;
+      for (let k = from; k < to; k++)
+        if (admitsAt(masks, cols.rows, positions[k]!)) found[n++] = positions[k]!;
     } else {
       // Several sorted lists: marked in a bitset over the order, read back lowest first.
       const bits = this.marked(cols, set);
@@ -107,7 +93,7 @@ export class OrderScan {
           const low = word & -word;
           const i = w * 32 + 31 - Math.clz32(low);
           word ^= low;
-          if (admitsAt(cols, masks, i)) found[n++] = i;
+          if (admitsAt(masks, cols.rows, i)) found[n++] = i;
         }
       }
     }
@@ -151,7 +137,7 @@ export class OrderScan {
   private each(cols: OrderColumns, plan: FacetPlan, visit: (i: number) => void): void {
     const { kept, lifted } = plan;
     const keptSet = kept === null ? undefined : this.smallest(cols, restrictions(kept));
-    const [lo, hi] = postedRun(cols, kept?.posted ?? null);
+    const [lo, hi] = postedRun(cols, kept);
     const run = keptSet === undefined || hi - lo <= this.size(cols, keptSet);
     let size = run ? hi - lo : this.size(cols, keptSet);
     let pair: [CodeSet, CodeSet] | undefined;
@@ -238,10 +224,10 @@ export class OrderScan {
    * A column's inverted lists for the current order: the positions of each code, ascending, as one array cut at
    * `start` (a counting sort, one pass per column and order).
    */
-  private lists(cols: OrderColumns, column: Coded): { start: Int32Array; positions: Int32Array } {
+  private lists(cols: OrderColumns, column: number): { start: Int32Array; positions: Int32Array } {
     let built = this.inverted.get(column);
     if (built?.cols !== cols) {
-      const values = cols[column];
+      const values = cols.rows.keys[column]!;
       let codes = 0;
       for (let i = 0; i < cols.length; i++) codes = Math.max(codes, values[i]! + 1);
       const start = new Int32Array(codes + 1);
@@ -257,13 +243,13 @@ export class OrderScan {
   }
 }
 
-/** The masks' restrictions on coded columns, as sets of admitted codes. */
+/** The masks' restrictions on set and equal columns, as sets of admitted codes. */
 function restrictions(m: RowMasks): CodeSet[] {
   const sets: CodeSet[] = [];
-  if (m.roles !== null) sets.push({ column: 'role', codes: admitted(m.roles), mask: m.roles });
-  if (m.company !== null) sets.push({ column: 'company', codes: m.company < 0 ? [] : [m.company] });
-  if (m.locations !== null) sets.push({ column: 'place', codes: admitted(m.locations), mask: m.locations });
-  if (m.remoteOnly) sets.push({ column: 'remote', codes: [1] });
+  for (const c of m.checks) {
+    if (c.mask !== null) sets.push({ column: c.column, codes: admitted(c.mask), mask: c.mask });
+    else if (c.test === 'equal') sets.push({ column: c.column, codes: c.code < 0 ? [] : [c.code] });
+  }
   return sets;
 }
 
@@ -276,7 +262,7 @@ function admitted(mask: Uint8Array): number[] {
 
 /** Whether position i carries one of the set's codes. */
 function inSet(cols: OrderColumns, set: CodeSet, i: number): boolean {
-  const code = cols[set.column][i]!;
+  const code = cols.rows.keys[set.column]![i]!;
   return set.mask !== undefined ? set.mask[code] === 1 : set.codes.includes(code);
 }
 
@@ -284,8 +270,9 @@ function inSet(cols: OrderColumns, set: CodeSet, i: number): boolean {
  * The positions [lo, hi) of the order posted in the window (the whole order for null): the order is by posting
  * time, newest first, so the window is one run of it, found by binary search.
  */
-function postedRun(cols: OrderColumns, window: RowMasks['posted']): [number, number] {
-  if (window === null) return [0, cols.length];
+function postedRun(cols: OrderColumns, m: RowMasks | null): [number, number] {
+  const window = checkOf(m, POSTED);
+  if (window === undefined) return [0, cols.length];
   const firstBelow = (us: number) => {
     let lo = 0;
     let hi = cols.length;
@@ -296,6 +283,6 @@ function postedRun(cols: OrderColumns, window: RowMasks['posted']): [number, num
     }
     return lo;
   };
-  const lo = firstBelow(window.before);
-  return [lo, Math.max(lo, firstBelow(window.since))];
+  const lo = firstBelow(window.hi);
+  return [lo, Math.max(lo, firstBelow(window.lo))];
 }
