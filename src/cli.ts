@@ -76,6 +76,8 @@ function registerProcessCommands(program: Command): void {
     .description('Start the HTTP API (applies migrations first)')
     .action(async () => {
       const server = await runServer(loadConfig());
+      // Once, for the person at the terminal; stdout stays JSON log lines for machines.
+      process.stderr.write(`${server.greeting}\n`);
       handleSignals(server.stop);
       // A server whose route schemas do not compile, or whose workflow engine cannot launch, is broken or
       // misconfigured: it stops (the log says why) rather than serve with routes or a pipeline that never work.
