@@ -78,7 +78,8 @@ describe('CORS', () => {
       token: t.token,
       headers: { origin: 'https://a.example' },
     });
-    expect(deleted.statusCode).toBe(204);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().data.deleted).toBe(true);
     expect(deleted.headers['access-control-allow-origin']).toBe('*');
   });
 
