@@ -77,6 +77,8 @@ function registerProcessCommands(program: Command): void {
     .action(async () => {
       const config = loadConfig();
       const server = await runServer(config);
+      // Once, for the person at the terminal; stdout stays JSON log lines for machines.
+      process.stderr.write(`${server.greeting}\n`);
       handleSignals(server.stop, config.shutdownGraceMs);
       // A server whose route schemas do not compile, or whose workflow engine cannot launch, is broken or
       // misconfigured: it stops (the log says why) rather than serve with routes or a pipeline that never work.

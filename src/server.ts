@@ -7,9 +7,15 @@ import { collectAfterLoad, limitHeapGrowth } from './runtime/heap-growth.js';
 import { holdEventLoop } from './runtime/hold-event-loop.js';
 import { MALLOC_ENV, missingMallocEnv } from './runtime/malloc-env.js';
 import { PhaseClock } from './runtime/phase-clock.js';
+import { firstToken, startLine } from './runtime/start-line.js';
 
 export interface RunningServer {
   url: string;
+  /**
+   * For the person who started it (serve prints it to stderr once): "Frontline up at http://localhost:3000 — N jobs,
+   * M companies (embedded database at ./data)", and on the embedded database's first start a one-time token.
+   */
+  greeting: string;
   /**
    * Settles once what a start leaves until after the server answers is done: the route schemas not used yet are
    * compiled, then the workflow engine launches (catalog reads need none of it). Rejects when either fails;
@@ -51,7 +57,11 @@ async function startServer(config: Config): Promise<RunningServer> {
     throw err;
   }
   clock.mark('listen');
-  app.log.info({ ms: clock.ms, total: clock.total }, 'started');
+  const stats = await deps.catalog.stats();
+  const totals = { jobs: stats.totalJobs, companies: stats.totalCompanies };
+  app.log.info({ ms: clock.ms, total: clock.total, ...totals }, 'started');
+  const token = await firstToken(config, deps);
+  const greeting = [startLine(config, url, totals), token].filter(Boolean).join('\n');
   // Capped from here, once listening: the index load's garbage at V8's own heuristic set the process's RSS peak
   // on a first start (~560 MB at 100k jobs), and capped from the very start, loading modules and the database
   // collected about twice as often (a restart's first answer ~0.1 s later).
@@ -99,6 +109,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   }
   return {
     url,
+    greeting,
     startupTasks,
     stop: async () => {
       stopping = true;

@@ -16,7 +16,6 @@ const CORS_HEADERS = Object.freeze({
   'access-control-allow-origin': '*',
   'access-control-expose-headers': EXPOSED,
 });
-const METHODS = 'GET, HEAD, POST, OPTIONS';
 const ALLOWED = 'Authorization, Content-Type, If-None-Match, X-Request-Id';
 const MAX_AGE_S = '600';
 
@@ -42,13 +41,21 @@ const isPreflight = (request: FastifyRequest) =>
  * goes on to the router and is answered in the envelope: 405 with Allow on a route's path, 404 elsewhere.
  */
 export function registerCors(app: FastifyInstance): void {
+  // Every method a route has (DELETE, PATCH, ...), collected as routes are added: a preflight allows them all.
+  const methods = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+  let allowed = '';
+  app.addHook('onRoute', (route) => {
+    for (const m of [route.method].flat()) methods.add(m.toUpperCase());
+    allowed = '';
+  });
   app.addHook('onRequest', (request, reply, done) => {
     addCorsHeaders(reply);
     if (!isPreflight(request)) {
       done();
       return;
     }
-    reply.header('access-control-allow-methods', METHODS);
+    allowed ||= [...methods].join(', ');
+    reply.header('access-control-allow-methods', allowed);
     reply.header('access-control-allow-headers', ALLOWED);
     reply.header('access-control-max-age', MAX_AGE_S);
     // Safari needs an explicit empty body on a 204.

@@ -34,6 +34,15 @@ export interface WatchServiceOptions {
 /** The most watches one token may hold: past it, creating another is refused (409) until one is deleted. */
 export const MAX_WATCHES_PER_TOKEN = 100;
 
+/** How to reach a receiver on this machine anyway, for the refusals of a private address or port. */
+function localHint(err: OutboundError): string {
+  if (err.reason !== 'blocked_address' && err.reason !== 'blocked_port') return '';
+  return (
+    ". To test a webhook locally, map a public-looking host name to your receiver in the server's " +
+    'OUTBOUND_HOST_MAP (e.g. OUTBOUND_HOST_MAP=hooks.test=http://127.0.0.1:8080) and use https://hooks.test/… as url'
+  );
+}
+
 /** A watch's owner is the token that created it: other tokens neither see nor change it. */
 export class WatchService {
   constructor(private readonly o: WatchServiceOptions) {}
@@ -43,7 +52,8 @@ export class WatchService {
     try {
       vetUrl(input.url, this.o.mapped);
     } catch (err) {
-      if (err instanceof OutboundError) throw badRequest(`Invalid body field 'url': ${err.message}`);
+      if (err instanceof OutboundError)
+        throw badRequest(`Invalid body field 'url': ${err.message}${localHint(err)}`);
       throw err;
     }
     const secret = newSecret();

@@ -70,7 +70,21 @@ dl.facts dd{margin:0}
 .description img{max-width:100%}
 .apply{margin:1rem 0}
 table{border-collapse:collapse}
-img.chart{max-width:100%;height:auto;border:1px solid var(--line);border-radius:6px}
+img.chart{display:block;max-width:none;border:1px solid var(--line);border-radius:6px}
+.chart-box{overflow-x:auto;max-width:100%}
+details.more>summary{cursor:pointer;font-weight:600;padding:.35rem 0}
+details.more>div{display:grid;gap:.85rem;margin-top:.5rem}
+@media (min-width:56rem){details.more>summary{display:none}details.more::details-content{content-visibility:visible;
+display:block}}
+.pay{color:var(--fg)}
+.new{display:inline-block;border-radius:999px;padding:0 .5rem;font-size:.8rem;font-weight:600;background:var(--warn-bg);
+color:var(--warn-fg)}
+.results-head{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between}
+form.sort{display:flex;gap:.5rem;align-items:center}
+form.sort select{width:auto}
+details.follow{margin:0 0 1rem;border:1px solid var(--line);border-radius:6px;padding:.4rem .75rem;background:var(--card)}
+details.follow>summary{cursor:pointer;font-weight:600}
+details.follow pre{overflow-x:auto;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
 table.data{width:100%;font-variant-numeric:tabular-nums}
 table.data caption{text-align:left;color:var(--muted);margin-bottom:.5rem}
 table.data th,table.data td{padding:.35rem .5rem;border-bottom:1px solid var(--line);text-align:right}

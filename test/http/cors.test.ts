@@ -7,7 +7,8 @@ const EXPOSED =
 describe('CORS', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    // hooks.test stands for a webhook receiver on this machine (never contacted: no watch is delivered here).
+    t = await startTestApp({ env: { OUTBOUND_HOST_MAP: 'hooks.test=http://127.0.0.1:9' } });
   });
   afterAll(async () => t.close());
 
@@ -39,13 +40,61 @@ describe('CORS', () => {
       expect(res.body).toBe('');
       expect(res.headers).toMatchObject({
         'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
         'access-control-allow-headers': 'Authorization, Content-Type, If-None-Match, X-Request-Id',
         'access-control-max-age': '600',
         'access-control-expose-headers': EXPOSED,
         'content-length': '0',
       });
       expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
+    }
+  });
+
+  it('allows in a preflight every method the API has: a browser app can delete a watch', async () => {
+    const doc = (await t.get('/api/v1/openapi.json')).json() as { paths: Record<string, object> };
+    const used = new Set(
+      Object.values(doc.paths).flatMap((ops) => Object.keys(ops).map((m) => m.toUpperCase())),
+    );
+    expect(used).toContain('DELETE');
+    const res = await t.request({
+      method: 'OPTIONS',
+      url: '/api/v1/watches/00000000-0000-4000-8000-000000000000',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'DELETE' },
+    });
+    expect(res.statusCode).toBe(204);
+    const allowed = String(res.headers['access-control-allow-methods']).split(', ');
+    for (const method of [...used, 'HEAD', 'OPTIONS']) expect(allowed, method).toContain(method);
+    // And the call it precedes works from any origin, its answer readable (the CORS headers on it).
+    const body = { filters: { client_facing: true }, url: 'https://hooks.test/frontline' };
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/watches',
+      token: t.token,
+      payload: body,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/watches/${created.json().data.id}`,
+      token: t.token,
+      headers: { origin: 'https://a.example' },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().data.deleted).toBe(true);
+    expect(deleted.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('refuses a webhook to a local address saying how to test one locally', async () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:8080/hook']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/v1/watches',
+        token: t.token,
+        payload: { url },
+      });
+      expect(res.statusCode, url).toBe(400);
+      const message = res.json().error.message as string;
+      expect(message).toMatch(/^Invalid body field 'url': .*not a public/);
+      expect(message).toContain('OUTBOUND_HOST_MAP=hooks.test=http://127.0.0.1:8080');
     }
   });
 

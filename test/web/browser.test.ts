@@ -210,6 +210,31 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     await trends.context().close();
   });
 
+  it('shows results first on a phone (390×844): filters behind a disclosure, chart labels at full size', async () => {
+    for (const url of ['/jobs?search=engineer', '/companies']) {
+      const page = await open(url, { width: 390 });
+      await page.setViewportSize({ width: 390, height: 844 });
+      const first = await page.locator('ol.jobs li, ul.companies li').first().boundingBox();
+      // The whole first result is on the first screen.
+      expect(first!.y + first!.height, url).toBeLessThan(844);
+      expect(await page.locator('details.more').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      await page.context().close();
+    }
+    // Opening the disclosure shows the filters (no script needed).
+    const jobs = await open('/jobs', { width: 390, javaScript: false });
+    expect(await jobs.getByLabel('Role category').isVisible()).toBe(false);
+    await jobs.locator('details.more > summary').click();
+    expect(await jobs.getByLabel('Role category').isVisible()).toBe(true);
+    await jobs.context().close();
+    // The chart keeps its size (its 11 px labels stay 11 px) and scrolls in its box, not the page.
+    const slug = (await t.get('/api/v1/jobs?limit=1')).json().data[0].company.slug;
+    const company = await open(`/companies/${slug}`, { width: 390 });
+    await company.locator('img.chart').evaluate((i) => (i as HTMLImageElement).decode());
+    expect(await company.locator('img.chart').evaluate((i) => i.getBoundingClientRect().width)).toBe(720);
+    expect(await company.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await company.context().close();
+  });
+
   it('filters companies by facets, a dimension’s choices OR together', async () => {
     const page = await open('/companies');
     const tags = (await t.get('/api/v1/tags')).json().data.industry as { slug: string; value: string }[];

@@ -27,6 +27,8 @@ export interface FilterFormProps {
   optionCounts?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Parameters taking comma-separated values, shown as a group of checkboxes (OR within the group). */
   multi?: Readonly<Record<string, Choice[]>>;
+  /** Values the form carries unchanged (the listing's order), as hidden fields. */
+  keep?: readonly (readonly [string, string])[];
 }
 
 const idOf = (name: string) => `f-${name}`;
@@ -103,33 +105,55 @@ function Choices(props: { name: string; choices: Choice[]; value: string | undef
 }
 
 /**
- * A GET form of a listing's search and filters, the filters' controls derived from the filter declarations: the URL it submits is the
- * listing's state, so it can be shared and the back button returns to it.
+ * A GET form of a listing's search and filters, the filters' controls derived from the filter declarations: the URL it
+ * submits is the listing's state, so it can be shared and the back button returns to it. The search box shows
+ * first; the filters sit in a disclosure (a `<details>`, which needs no script) that a phone keeps closed, so its
+ * results come first, and that a wide screen always shows open (styles.ts).
  */
 export function FilterForm(props: FilterFormProps) {
+  const set = Object.keys(props.params).filter((name) => props.values[name]).length;
   return (
     <form class="filters" method="get" action={props.action} data-enhance="">
       <div>
         <label for="f-search">{labelOf('search')}</label>
-        <input type="search" id="f-search" name="search" maxLength={200} value={props.values.search ?? ''} />
-      </div>
-      {Object.entries(props.params).map(([name, schema]) => {
-        const choices = props.multi?.[name];
-        if (choices)
-          return choices.length ? <Choices name={name} choices={choices} value={props.values[name]} /> : null;
-        return (
-          <Control
-            name={name}
-            schema={schema as ParamSchema}
-            value={props.values[name]}
-            labels={props.optionLabels?.[name]}
-            counts={props.optionCounts?.[name]}
+        <div class="search">
+          <input
+            type="search"
+            id="f-search"
+            name="search"
+            maxLength={200}
+            value={props.values.search ?? ''}
           />
-        );
-      })}
-      <div>
-        <button type="submit">Apply filters</button> <a href={props.action}>Clear</a>
+          <button type="submit">Search</button>
+        </div>
       </div>
+      <details class="more">
+        <summary>{set ? `Filters (${set} set)` : 'Filters'}</summary>
+        <div>
+          {Object.entries(props.params).map(([name, schema]) => {
+            const choices = props.multi?.[name];
+            if (choices)
+              return choices.length ? (
+                <Choices name={name} choices={choices} value={props.values[name]} />
+              ) : null;
+            return (
+              <Control
+                name={name}
+                schema={schema as ParamSchema}
+                value={props.values[name]}
+                labels={props.optionLabels?.[name]}
+                counts={props.optionCounts?.[name]}
+              />
+            );
+          })}
+          {props.keep?.map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <div>
+            <button type="submit">Apply filters</button> <a href={props.action}>Clear</a>
+          </div>
+        </div>
+      </details>
     </form>
   );
 }

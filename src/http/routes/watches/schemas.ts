@@ -18,7 +18,10 @@ export const CreateWatchBody = Type.Object(
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'Webhook target (http or https); the outbound guard applies (no private addresses)',
+      description:
+        'Webhook target (http or https); the outbound guard applies (no private addresses). To test with a receiver ' +
+        "on the server's machine, map a host name to it in the server's OUTBOUND_HOST_MAP " +
+        '(hooks.test=http://127.0.0.1:8080) and give https://hooks.test/… here',
       examples: ['https://hooks.example.com/frontline'],
     }),
     description: Type.Optional(Type.String({ maxLength: 500, examples: ['FDE roles, remote'] })),
