@@ -38,10 +38,7 @@ export interface Config {
   logLevel: LogLevel;
   logPretty: boolean;
   role: Role;
-  /**
-   * Where catalog listings and details are read: 'memory' (default) from the in-process replica, with SQL while it
-   * loads; 'sql' always from the database, the reference implementation (catalogs past a process's memory).
-   */
+  /** Listings and details: 'memory' (default) from the replica, SQL while it loads; 'sql' always the database. */
   readModel: 'memory' | 'sql';
   /** Where `?search=` ranks: 'memory' (default) over the replica; 'sql' in the database (docs/deployment.md). */
   search: 'memory' | 'sql';
