@@ -53,19 +53,20 @@ export class SqlVocabulary {
    */
   corrected(q: string, keep?: (word: string) => boolean): { text: string; corrections: Correction[] } {
     const words = wordsOf(q);
-    const corrections: Correction[] = [];
-    let text = '';
-    let at = 0;
-    for (const [i, w] of words.entries()) {
-      const typing = i === words.length - 1 && /[\p{L}\p{N}]$/u.test(q);
-      const own = typing ? this.prefixFrequency(w.lexeme) : this.frequency(w.lexeme);
+    const typing = /[\p{L}\p{N}]$/u.test(q);
+    const fixes = words.flatMap((w, i) => {
+      const own =
+        typing && i === words.length - 1 ? this.prefixFrequency(w.lexeme) : this.frequency(w.lexeme);
       const c = this.spelling.correct(w.word, w.lexeme, own, this.frequency);
-      if (!c || keep?.(w.word)) continue;
-      corrections.push(c);
-      text += q.slice(at, w.start) + c.to;
-      at = w.end;
+      return c && !keep?.(w.word) ? [{ c, w }] : [];
+    });
+    // Replaced from the last word back, so the earlier words' offsets still hold.
+    let text = q;
+    for (let i = fixes.length - 1; i >= 0; i--) {
+      const { c, w } = fixes[i]!;
+      text = text.slice(0, w.start) + c.to + text.slice(w.end);
     }
-    return { text: corrections.length > 0 ? text + q.slice(at) : q, corrections };
+    return { text, corrections: fixes.map((f) => f.c) };
   }
 
   /** Those of `terms` some active job's location holds. */
