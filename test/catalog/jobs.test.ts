@@ -574,6 +574,7 @@ describe('HTTP behaviour of catalog reads', () => {
         'salary_currency',
         'salary_min',
         'search',
+        'sort',
         'updated_since',
         'workplace',
       ].sort(),
