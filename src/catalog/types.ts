@@ -1,6 +1,7 @@
 /** Types of the catalog's read side: filters (declared in fields/), list items and details; the vocabulary re-exported. */
 import type { PostingLocation } from '../sources/normalize/locations.js';
 import type { SalaryRange } from '../sources/normalize/salary.js';
+import type { Workplace } from '../sources/normalize/workplace.js';
 
 import {
   CLIENT_FACING_CATEGORIES,
@@ -53,6 +54,8 @@ export interface JobListItem {
 export interface JobDetail extends Omit<JobListItem, 'company'> {
   description: string;
   department: string | null;
+  /** Remote, hybrid, on-site or not stated: the vendor's field first, else the location text. */
+  workplace: Workplace;
   /** Pay range: the vendor's structured range, else one stated in the description; null when neither. */
   salary: SalaryRange | null;
   /** The places of `location`, parsed (city / region / country where recognised, remote scope). */

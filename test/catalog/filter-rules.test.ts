@@ -169,6 +169,25 @@ describe('workplace', () => {
     expect(await select({ workplace: ' , ' })).toEqual([ALL, 8]);
   });
 
+  it("shows each job's workplace on its detail, remote exactly when the workplace is", async () => {
+    const res = await t.get('/api/v1/jobs?limit=50', t.token);
+    const seen: Record<string, [string, boolean]> = {};
+    for (const { id, title } of res.json().data as { id: string; title: string }[]) {
+      const { data } = (await t.get(`/api/v1/jobs/${id}`)).json();
+      seen[title] = [data.workplace, data.remote];
+    }
+    expect(seen).toEqual({
+      'Annual USD': ['remote', true],
+      'Hourly USD': ['remote', true],
+      'Daily USD': ['remote', true],
+      'Monthly USD': ['hybrid', false],
+      'Annual EUR': ['onsite', false],
+      'Other FDE': ['onsite', false],
+      'No pay': ['unknown', false],
+      'Weekly USD': ['unknown', false],
+    });
+  });
+
   it('refuses a workplace it does not know, listing the ones it does', async () => {
     await refused(
       'workplace=remote,office',

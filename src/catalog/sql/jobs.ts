@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import { postingUrl, webUrlOr } from '../../net/web-url.js';
 import { parseLocations } from '../../sources/normalize/locations.js';
+import type { Workplace } from '../../sources/normalize/workplace.js';
 import { jobChangedAt } from '../fields/job-filters.js';
 import { type JobOrder, jobOrderSql } from '../fields/job-order.js';
 import { isDelta, jobCountSql, jobFilterSql, type SqlFragment } from '../filters.js';
@@ -168,6 +169,7 @@ export interface JobDetailDoc {
   postedAtUs: number;
   description: string;
   department: string | null;
+  workplace: Workplace;
   salary: SalaryRange | null;
   source: string;
   firstSeenAtUs: number;
@@ -189,6 +191,7 @@ const jobDetailSql = (
 ) => `SELECT json_build_object('id', j.id, 'title', j.title,
     'location', j.location, 'remote', j.remote, 'roleCategory', j.role_category, 'url', j.url,
     'postedAtUs', ${micros('j.posted_at')}, 'description', j.description, 'department', j.department,
+    'workplace', j.workplace,
     'salary', CASE WHEN j.salary_source IS NOT NULL THEN json_build_object('min', j.salary_min,
       'max', j.salary_max, 'currency', j.salary_currency, 'period', j.salary_period, 'source', j.salary_source)
     END, 'source', j.source, 'firstSeenAtUs', ${micros('j.first_seen_at')},
@@ -301,6 +304,7 @@ export async function getJob(
     postedAt: isoFromMicros(d.postedAtUs),
     description: d.description,
     department: d.department,
+    workplace: d.workplace,
     salary: d.salary,
     locations: parseLocations([d.location]),
     source: d.source,

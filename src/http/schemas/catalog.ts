@@ -8,6 +8,7 @@ import {
 } from '../../catalog/fields/params.js';
 import { TAG_DIMENSIONS } from '../../catalog/types.js';
 import { PAY_PERIODS } from '../../sources/normalize/salary.js';
+import { WORKPLACES } from '../../sources/normalize/workplace.js';
 
 /**
  * Response and parameter schemas of the catalog routes (spec section 2). Response schemas double as the
@@ -120,6 +121,12 @@ export const JobDetailSchema = Type.Object(
     ...Type.Omit(JobListItemSchema, ['highlight', 'explain']).properties,
     description: Type.String({ description: 'Full text of the posting' }),
     department: Nullable(Type.String({ description: 'Department or team, when the posting names one' })),
+    workplace: Type.Enum(WORKPLACES, {
+      description:
+        "remote (remote only), hybrid, onsite or unknown (not stated): the vendor's structured field first, else " +
+        'the location text. `remote` is true exactly when this is remote',
+      examples: ['hybrid'],
+    }),
     salary: Nullable(SalarySchema),
     locations: Type.Array(JobLocationSchema, {
       description: 'The places of `location`, de-duplicated, in the order stated',
