@@ -80,6 +80,7 @@ describe('response serializers', () => {
       postedAt: '2026-11-20T10:00:00.000Z',
       description: 'text',
       department: null,
+      workplace: 'onsite',
       salary: { min: 180000, max: 240000, currency: 'USD', period: 'year', source: 'description' },
       locations: [
         { name: 'London', city: 'London', region: null, country: 'GB', remote: false, remoteScope: null },

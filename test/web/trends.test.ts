@@ -109,7 +109,9 @@ describe('the trends page', () => {
     expect(data.companies.length).toBeGreaterThan(0);
     const body = (await page('/trends')).body;
     expect(body).not.toContain('No company started hiring');
-    for (const c of data.companies as { name: string }[]) expect(decodeHtml(body)).toContain(c.name);
+    for (const c of data.companies as { company: { name: string } }[]) {
+      expect(decodeHtml(body)).toContain(c.company.name);
+    }
   });
 
   it('is in the navigation and the sitemap', async () => {
