@@ -75,11 +75,28 @@ export function trackOutput(child: ChildProcess): { output: () => string; exited
   return { output: () => out, exited };
 }
 
-/** Starts `frontline serve` (or worker) and waits until /healthz answers (workers: until the log says started). */
+type StartOptions = { command?: 'serve' | 'worker'; readyTimeoutMs?: number; entry?: string };
+
+/**
+ * Starts `frontline serve` (or worker) and waits until /healthz answers (workers: until the log says started).
+ * A port free a moment ago can be taken by another test's listener before the child binds it: a start that
+ * fails with EADDRINUSE on a port picked here is tried again on a fresh one.
+ */
 export async function startService(
   env: Record<string, string>,
-  opts: { command?: 'serve' | 'worker'; readyTimeoutMs?: number; entry?: string } = {},
+  opts: StartOptions = {},
 ): Promise<ServiceProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env, opts);
+    } catch (err) {
+      const portTaken = String((err as Error).message).includes('EADDRINUSE') && env.PORT === undefined;
+      if (!portTaken || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, opts: StartOptions): Promise<ServiceProcess> {
   const command = opts.command ?? 'serve';
   const port = await freePort();
   const child = spawnFrontline([command], { PORT: String(port), ...env }, opts.entry);
