@@ -34,7 +34,11 @@ function git(dir: string, ...args: string[]): string {
 
 function readSource(mirror: string, spec: SourceSpec): { facts: Facts; info: SourceInfo } {
   const dir = gitDir(mirror, spec.repository);
-  const files = new Map(spec.paths.map((p) => [p, git(dir, 'show', `${spec.commit}:${p}`)]));
+  const skip = new Set(spec.exclude ?? []);
+  const paths = spec.paths
+    .flatMap((p) => (p.endsWith('/') ? git(dir, 'ls-tree', '--name-only', spec.commit, p).split('\n') : [p]))
+    .filter((p) => p !== '' && !skip.has(p));
+  const files = new Map(paths.map((p) => [p, git(dir, 'show', `${spec.commit}:${p}`)]));
   const date = new Date(git(dir, 'show', '-s', '--format=%cI', spec.commit).trim())
     .toISOString()
     .slice(0, 10);
@@ -60,6 +64,7 @@ function sourcesDocument(): Record<string, unknown> {
       {
         repository: s.repository,
         paths: s.paths,
+        ...(s.exclude ? { exclude: s.exclude } : {}),
         commit: s.commit,
         licence: s.licence,
         contributes: s.contributes,

@@ -1,12 +1,13 @@
 /**
  * The identity rules of the registry (docs/registry.md): which job board belongs to which AI company. A board
  * is joined to a company by its identifier matching the company's domain, and kept only with a second signal:
- * the board list's own display name for it matches the company, or two independent sources list it.
+ * the board's own postings link to the company's domain, the board list's own display name for it matches the
+ * company, or two independent sources list it.
  */
 import { parse as parseDomain } from 'tldts';
 import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import type { RegistryEntry, RegistryVendor } from '../../src/registry/schema.js';
-import { type AiHint, type BoardFact, type CompanyFact, type Facts, key } from './facts.js';
+import { type AiHint, type BoardFact, type CompanyFact, type Facts, key, type PostingLink } from './facts.js';
 
 export interface SourceInfo {
   id: string;
@@ -20,6 +21,7 @@ export type RejectReason =
   | 'short-name-unvouched'
   | 'no-company-name'
   | 'names-another-company'
+  | 'links-another-domain'
   | 'one-source-without-name'
   | 'superseded-board'
   | 'ambiguous-boards'
@@ -70,6 +72,8 @@ interface Board {
   board: string;
   names: Map<string, string>;
   sources: Set<string>;
+  /** Domains most of the board's saved postings link to. */
+  links: PostingLink[];
 }
 
 interface Company {
@@ -82,13 +86,21 @@ interface Kept {
   board: Board;
   /** The board list's display name that matched the company, when one did. */
   name?: string;
-  evidence: 'board-url' | 'two-sources';
+  evidence: 'board-url' | 'two-sources' | 'postings';
   support: number;
 }
 
 export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResult {
   const info = new Map(sources.map((s) => [s.id, s]));
-  const boards = indexBoards(facts.flatMap((f) => f.boards));
+  const byId = indexBoards(
+    facts.flatMap((f) => f.boards),
+    facts.flatMap((f) => f.links),
+  );
+  const boards = groupBy([...byId.values()], boardKey);
+  const linked = groupBy(
+    [...byId.values()].flatMap((b) => b.links.map((l) => ({ b, domain: l.domain }))),
+    (x) => x.domain,
+  );
   const hints = groupBy(
     facts.flatMap((f) => f.hints),
     (h) => h.key,
@@ -107,7 +119,16 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     result.rejected.set(reason, list);
   };
   for (const [domain, company] of [...companies].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const candidates = [...new Set([...idKeys(domain)].flatMap((k) => boards.get(k) ?? []))];
+    const candidates = [
+      ...new Set([
+        ...[...idKeys(domain)].flatMap((k) => boards.get(k) ?? []),
+        // A board whose postings link here joins by its identifier too: the domain's word is the identifier
+        // with one affix ("lambda" for lambdalabs.com); a link alone goes to partners' and tools' sites.
+        ...(linked.get(domain) ?? [])
+          .map((x) => x.b)
+          .filter((b) => idKeys(`${boardKey(b)}.x`).has(word(domain))),
+      ]),
+    ];
     if (candidates.length === 0) {
       result.withoutBoard++;
       continue;
@@ -146,10 +167,14 @@ function judge(
   const support = b.sources.size + aiHints.filter((h) => !b.sources.has(h.source)).length;
   const own = nameKeys(domain, company);
   const names = [...b.names.values()];
+  const match = [...info.keys()]
+    .map((s) => b.names.get(s))
+    .find((n): n is string => n !== undefined && own.has(bare(key(n))));
+  // The board's own postings outrank any list: they link to the company's site, or to another company's.
+  if (b.links.some((l) => l.domain === domain))
+    return { board: b, name: match, evidence: 'postings', support };
+  if (b.links.some((l) => ownsWord(l.domain, boardKey(b)))) return 'links-another-domain';
   if (names.length > 0) {
-    const match = [...info.keys()]
-      .map((s) => b.names.get(s))
-      .find((n): n is string => n !== undefined && own.has(bare(key(n))));
     if (!match) return 'names-another-company';
     const words = match.split(/\s+/).filter((w) => key(w) !== '' && !NAME_ENDINGS.includes(key(w)));
     const short =
@@ -173,7 +198,7 @@ function judge(
 function choose(kept: Kept[], info: Map<string, SourceInfo>): Kept[] {
   if (kept.length <= 1) return kept;
   const newest = (k: Kept) =>
-    [...k.board.sources]
+    [...listedBy(k.board)]
       .map((s) => info.get(s))
       .filter((s) => s?.discovered)
       .map((s) => s?.date ?? '')
@@ -204,7 +229,7 @@ function entry(
       : undefined;
   const name = shown
     ? (spaced ?? shown)
-    : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) as string);
+    : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) ?? (company.names[0] as string));
   return {
     name,
     domain,
@@ -213,12 +238,12 @@ function entry(
       vendor: k.board.vendor,
       board: k.board.board,
       lastSeen:
-        [...k.board.sources]
+        [...listedBy(k.board)]
           .map((s) => info.get(s)?.date ?? '')
           .sort()
           .at(-1) ?? '',
       evidence: k.evidence,
-      sources: [...new Set([...k.board.sources, ...company.sources])].sort(),
+      sources: [...new Set([...listedBy(k.board), ...company.sources])].sort(),
     })),
   };
 }
@@ -255,16 +280,32 @@ function dropShared(
   });
 }
 
-function indexBoards(facts: BoardFact[]): Map<string, Board[]> {
+/** Every board by `vendor:identifier` (case aside), with the names lists give it and its postings' links. */
+function indexBoards(facts: BoardFact[], links: PostingLink[]): Map<string, Board> {
   const byId = new Map<string, Board>();
+  const at = (vendor: RegistryVendor, board: string) => {
+    const id = `${vendor}:${board.toLowerCase()}`;
+    const b: Board = byId.get(id) ?? { vendor, board, names: new Map(), sources: new Set(), links: [] };
+    byId.set(id, b);
+    return b;
+  };
   for (const f of facts) {
-    const id = `${f.vendor}:${f.board.toLowerCase()}`;
-    const b = byId.get(id) ?? { vendor: f.vendor, board: f.board, names: new Map(), sources: new Set() };
+    const b = at(f.vendor, f.board);
     b.sources.add(f.source);
     if (f.name && !b.names.has(f.source)) b.names.set(f.source, f.name);
-    byId.set(id, b);
   }
-  return groupBy([...byId.values()], boardKey);
+  for (const l of links) at(l.vendor, l.board).links.push(l);
+  return byId;
+}
+
+/** Sources that show the board: the lists naming it and those holding its postings. */
+function listedBy(b: Board): Set<string> {
+  return new Set([...b.sources, ...b.links.map((l) => l.source)]);
+}
+
+/** Whether the board's identifier spells the domain's word (with one affix at most), as the join does. */
+function ownsWord(domain: string, boardWord: string): boolean {
+  return idKeys(domain).has(boardWord);
 }
 
 /** The board's identifier as compared with a domain's word (a Workday board by its tenant). */
@@ -287,6 +328,11 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
 function wordKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
   return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
+}
+
+/** The domain's label under the public suffix, as compared with identifiers and names. */
+function word(domain: string): string {
+  return key(parseDomain(domain).domainWithoutSuffix ?? '');
 }
 
 /** Board identifiers the domain's word may take: the word itself, or the word and one affix ("acme-ai"). */

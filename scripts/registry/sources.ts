@@ -9,6 +9,7 @@ import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema
 import { boardFromUrl } from './boards.js';
 import { type Facts, key, noFacts } from './facts.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
+import { savedPostings } from './postings.js';
 
 export interface SourceSpec {
   id: string;
@@ -16,7 +17,9 @@ export interface SourceSpec {
   commit: string;
   licence: string;
   contributes: string;
+  /** Files read; a path ending in `/` reads every file of that folder but those in `exclude`. */
   paths: string[];
+  exclude?: string[];
   /**
    * Board lists kept current by a program that reads the vendors' boards (true) rather than edited by hand:
    * when one company's boards disagree on the vendor, the newest such list decides (identity.ts).
@@ -164,6 +167,19 @@ export const SOURCES: SourceSpec[] = [
     ],
     discovered: true,
     read: readStapply,
+  },
+  {
+    id: 'stapply-postings',
+    repository: 'stapply-ai/ats-scrapers',
+    commit: '43ece6fd3ab4398cda575f0483fd49ea5c58eccb',
+    licence: 'MIT',
+    contributes:
+      "Ashby boards' postings as the vendor's API returned them, one file per board; only the domains the postings link to are read.",
+    paths: ['ashby/companies/'],
+    // Blobs the snapshot this build reads does not hold; the other boards suffice to check a rule.
+    exclude: ['ashby/companies/deel.json', 'ashby/companies/openai.json', 'ashby/companies/renuity.json'],
+    discovered: true,
+    read: savedPostings('stapply-postings', 'ashby'),
   },
   {
     id: 'career-ops',

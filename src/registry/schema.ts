@@ -16,10 +16,11 @@ export type RegistryVendor = (typeof REGISTRY_VENDORS)[number];
  * - `board-url`: the board's identifier spells the domain's word and the board list's own name for the board
  *   is the company's;
  * - `two-sources`: two independent sources list the board whose identifier spells the domain's word;
+ * - `postings`: most of the board's own postings, as a source saved them, link to the company's domain;
  * - `vendor-api`: a source that confirmed the board against the vendor's own API gives a matching company name
  *   or URL (for sources of that kind; none of the pinned sources is one).
  */
-export const EVIDENCE_KINDS = ['vendor-api', 'board-url', 'two-sources'] as const;
+export const EVIDENCE_KINDS = ['vendor-api', 'board-url', 'two-sources', 'postings'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
@@ -74,7 +75,13 @@ export const RegistryDocument = Type.Array(RegistryEntry);
 export const RegistrySource = Type.Object(
   {
     repository: Type.String({ pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$', examples: ['owner/name'] }),
-    paths: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    paths: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      description: 'Files read at the commit; a path ending in `/` stands for every file of that folder.',
+    }),
+    exclude: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { description: 'Files of those folders left unread.' }),
+    ),
     commit: Type.String({ pattern: '^[0-9a-f]{40}$' }),
     licence: Type.String({ minLength: 1, description: 'SPDX identifier of the licence at that commit.' }),
     contributes: Type.String({ minLength: 1, description: 'What the registry takes from the source.' }),

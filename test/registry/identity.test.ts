@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardFact, CompanyFact, Facts } from '../../scripts/registry/facts.js';
 import { buildRegistry, type SourceInfo } from '../../scripts/registry/identity.js';
+import { savedPostings } from '../../scripts/registry/postings.js';
 
 /** The identity rules of the registry build, on small in-memory sources: the known traps of public lists. */
 
@@ -9,6 +10,7 @@ const SOURCES: SourceInfo[] = [
   { id: 'old-list', date: '2025-12-24', discovered: true },
   { id: 'hand-list', date: '2026-08-22', discovered: false },
   { id: 'ai-list', date: '2026-08-03', discovered: false },
+  { id: 'postings', date: '2025-10-28', discovered: true },
 ];
 
 const company = (name: string, domain: string): CompanyFact => ({
@@ -23,9 +25,21 @@ const board = (source: string, vendor: BoardFact['vendor'], id: string, name: st
   board: id,
   name,
 });
-const facts = (companies: CompanyFact[], boards: BoardFact[], hints: Facts['hints'] = []): Facts[] => [
-  { companies, boards, hints },
-];
+const facts = (
+  companies: CompanyFact[],
+  boards: BoardFact[],
+  hints: Facts['hints'] = [],
+  links: Facts['links'] = [],
+): Facts[] => [{ companies, boards, hints, links }];
+
+const link = (id: string, domain: string, linking = 5, postings = 6): Facts['links'][number] => ({
+  source: 'postings',
+  vendor: 'ashby',
+  board: id,
+  domain,
+  linking,
+  postings,
+});
 
 const boardsOf = (r: ReturnType<typeof buildRegistry>) =>
   Object.fromEntries(
@@ -202,5 +216,70 @@ describe('registry identity rules', () => {
     const b = buildRegistry(facts([...companies].reverse(), [...boards].reverse()), SOURCES);
     expect(b.entries).toEqual(a.entries);
     expect(a.entries.map((e) => e.domain)).toEqual(['baseten.co', 'cartesia.ai', 'replit.com']);
+  });
+
+  it("keeps a board whose own postings link to the company's site, though no list names it", () => {
+    const r = buildRegistry(
+      facts(
+        [company('Cursor', 'cursor.com')],
+        [board('old-list', 'ashby', 'cursor', null)],
+        [],
+        [link('cursor', 'cursor.com')],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'cursor.com': ['ashby:cursor:postings'] });
+    expect(r.entries[0]?.boards[0]?.sources).toEqual(['ai-list', 'old-list', 'postings']);
+    expect(r.entries[0]?.boards[0]?.lastSeen).toBe('2025-12-24');
+  });
+
+  it('refuses a board whose postings link to another domain its identifier spells, and joins one with an affix', () => {
+    const r = buildRegistry(
+      facts(
+        [
+          company('Cursor', 'cursor.sh'),
+          company('Lambda', 'lambdalabs.com'),
+          company('Monday', 'monday.com'),
+        ],
+        [board('new-list', 'ashby', 'cursor', 'Cursor')],
+        [],
+        // Postings link to the company's site and to the tools it uses: only the first is an identity.
+        [
+          link('cursor', 'cursor.com'),
+          link('Lambda', 'lambdalabs.com'),
+          link('prodigy-education', 'monday.com'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'lambdalabs.com': ['ashby:Lambda:postings'] });
+    expect(reasons(r)['links-another-domain']).toEqual(['cursor.sh ashby:cursor']);
+    expect(r.candidates).toBe(2);
+  });
+
+  it('takes a link fact from saved postings only when most of them, and two at least, link there', () => {
+    const posting = (...urls: string[]) => ({
+      descriptionHtml: urls.map((u) => `<a href="${u}">x</a>`).join(' '),
+    });
+    const read = savedPostings('postings', 'ashby');
+    const files = new Map([
+      [
+        'ashby/companies/Acme%20AI.json',
+        JSON.stringify({
+          jobs: [
+            posting('https://www.acme.ai/about', 'https://jobs.ashbyhq.com/acme'),
+            posting('https://acme.ai/'),
+            posting('https://github.com/acme', 'https://acme.ai/team'),
+          ],
+        }),
+      ],
+      [
+        'ashby/companies/solo.json',
+        JSON.stringify({ jobs: [posting('https://solo.dev'), posting('https://other.dev')] }),
+      ],
+    ]);
+    expect(read(files).links).toEqual([
+      { source: 'postings', vendor: 'ashby', board: 'Acme AI', domain: 'acme.ai', linking: 3, postings: 3 },
+    ]);
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * Saved job postings as identity evidence: a board whose own postings link to a domain, most of them, says by its
+ * own words whose board it is. Only the links are read (hrefs of the posting HTML); no text is taken.
+ */
+import type { RegistryVendor } from '../../src/registry/schema.js';
+import { type Facts, noFacts } from './facts.js';
+import { registrableDomain } from './parse.js';
+
+/** Domains of the vendors' own pages, which every posting links to whoever the company is. */
+const VENDOR_DOMAINS = new Set(['ashbyhq.com', 'greenhouse.io', 'lever.co', 'workable.com']);
+
+/** Postings of one board as the vendor's posting API returns them (Ashby: `{jobs: [{descriptionHtml}]}`). */
+interface SavedBoard {
+  jobs?: { descriptionHtml?: string | null }[];
+}
+
+/** The registrable domains one posting links to. */
+function linkedDomains(html: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/href\s*=\s*"(https?:\/\/[^"\s]+)"/gi)) {
+    const domain = m[1] ? registrableDomain(m[1]) : null;
+    if (domain && !VENDOR_DOMAINS.has(domain)) out.add(domain);
+  }
+  return out;
+}
+
+/**
+ * One file per board (`<folder>/<board>.json`, the board identifier URL-encoded in the name): each domain that at
+ * least half of the board's postings link to, and two of them when it has two or more, becomes a link fact.
+ */
+export function savedPostings(source: string, vendor: RegistryVendor) {
+  return (files: ReadonlyMap<string, string>): Facts => {
+    const facts = noFacts();
+    for (const [path, text] of files) {
+      const board = decodeURIComponent(path.replace(/^.*\//, '').replace(/\.json$/, ''));
+      const jobs = (JSON.parse(text) as SavedBoard).jobs ?? [];
+      const counts = new Map<string, number>();
+      for (const job of jobs)
+        for (const d of linkedDomains(job.descriptionHtml ?? '')) counts.set(d, (counts.get(d) ?? 0) + 1);
+      for (const [domain, linking] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1)))
+        if (linking * 2 >= jobs.length && linking >= Math.min(2, jobs.length))
+          facts.links.push({ source, vendor, board, domain, linking, postings: jobs.length });
+    }
+    return facts;
+  };
+}
