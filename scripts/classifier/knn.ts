@@ -1,7 +1,7 @@
 /**
  * The alternative the learned role model was chosen against (docs/sources.md): a k-nearest-neighbour vote over the
- * same features (features.ts), by cosine similarity of the feature sets, measured by `npm run train:classifier --
- * --report` beside the linear model. Not shipped.
+ * same features (src/pipeline/classify/features.ts), by cosine similarity of the feature sets, measured beside the
+ * linear model by `npm run train:classifier -- --report`. Not shipped.
  */
 import { roleFeatures } from '../../src/pipeline/classify/features.js';
 import type { Example } from './fit.js';
