@@ -75,4 +75,23 @@ describe('role classification patterns', () => {
     expect(category('Technical Specialist, Claude Code', 'Sales')).toBe('sales_engineer');
     expect(category('Technical Specialist', 'IT')).not.toBe('sales_engineer');
   });
+
+  it('an intern takes the function the title names, like any other seniority word', () => {
+    expect(category('Data Science Intern, Summer 2026', 'Engineering')).toBe('data');
+    expect(category('2026 Account Representative Intern, US - Sales', 'Business & Sales')).toBe('sales');
+    expect(category('Software Engineer Intern (Backend)')).toBe('engineering');
+    expect(category('Intern')).toBe('other');
+  });
+
+  it('a solutions architect or engineer for internal business systems is engineering, not client-facing', () => {
+    expect(category('Solutions Architect - Total Rewards', 'Engineering')).toBe('engineering');
+    expect(category('Solution Architect L4 - Workday Solutions', 'Engineering')).toBe('engineering');
+    expect(category('Solutions Engineer, Finance Systems')).toBe('engineering');
+    expect(category('Solutions Architect, Enterprise', 'Solutions Architecture')).toBe('solutions_engineer');
+  });
+
+  it('user experience and design titles are design', () => {
+    expect(category('Director User Experience & Design')).toBe('design');
+    expect(category('User Experience and Graphic Design')).toBe('design');
+  });
 });
