@@ -94,4 +94,14 @@ describe('role classification patterns', () => {
     expect(category('Director User Experience & Design')).toBe('design');
     expect(category('User Experience and Graphic Design')).toBe('design');
   });
+
+  it('program managers by acronym and business-system administrators are operations', () => {
+    expect(category('TPM Manager, Compute & Infrastructure', 'Technical Program Management')).toBe(
+      'operations',
+    );
+    expect(category('Senior TPM, Payments')).toBe('operations');
+    expect(category('Salesforce Administrator', 'Sales')).toBe('operations');
+    expect(category('Workday Admin')).toBe('operations');
+    expect(category('Procurement Enablement Lead', 'Finance')).toBe('finance');
+  });
 });
