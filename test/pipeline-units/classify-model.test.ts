@@ -43,7 +43,14 @@ describe('the learned role model', () => {
 
   it('never overrules a title rule, and never files a posting as client-facing', () => {
     expect(explainRole({ title: 'Forward Deployed Engineer' }).rule).toBe('title:fde-keyword');
-    for (const name of ['dev', 'real-dev', 'company-train', 'company-holdout', 'real-holdout']) {
+    for (const name of [
+      'dev',
+      'real-dev',
+      'real-history',
+      'company-train',
+      'company-holdout',
+      'real-holdout',
+    ]) {
       for (const e of loadSet(name)) {
         const got = explainRole(e);
         if (got.rule.startsWith('model:')) expect(isClientFacing(got.category as RoleCategory)).toBe(false);
