@@ -33,6 +33,7 @@ const SETS: Array<{ name: string; target: Target | null }> = [
   { name: 'holdout', target: null },
   { name: 'real-dev', target: { accuracy: 0.97, cfRecall: 0.97, cfPrecision: 0, cfMixups: 0, gate: true } },
   { name: 'real-holdout', target: null },
+  { name: 'real-history', target: null },
   { name: 'company-train', target: null },
   {
     name: 'company-holdout',

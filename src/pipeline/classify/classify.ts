@@ -37,12 +37,15 @@ interface RawRule {
   id: string;
   category?: string;
   scope?: string;
+  /** A 'full' rule that also reads the department, after the title and ' | '. */
+  withDepartment?: boolean;
   patterns: string[];
 }
 interface Rule {
   id: string;
   category: RoleCategory;
   regexes: RegExp[];
+  withDepartment?: boolean;
 }
 /** A title that needs context, and the signals (department or description) that settle it. */
 interface ContextRule extends Rule {
@@ -60,7 +63,8 @@ function compile(list: RawRule[], group: string, fixed?: RoleCategory): Rule[] {
     const key = `${group}:${r.id}`;
     if (!r.id || seenIds.has(key)) throw new Error(`rules.json: missing or repeated rule id ${key}`);
     seenIds.add(key);
-    return { id: r.id, category, regexes: r.patterns.map((p) => new RegExp(p, 'i')) };
+    const regexes = r.patterns.map((p) => new RegExp(p, 'i'));
+    return { id: r.id, category, regexes, withDepartment: r.withDepartment === true };
   });
 }
 
@@ -81,6 +85,8 @@ const CLIENT_FACING_DEPARTMENT = DEPARTMENT.filter((r) =>
 const GENERIC = (rules.generic as string[]).map((p) => new RegExp(p, 'i'));
 const YIELDING = (rules.yielding as string[]).map((p) => new RegExp(p, 'i'));
 const CUSTOMER_TEAM = (rules.customerTeam as string[]).map((p) => new RegExp(p, 'i'));
+/** Titles that name a rank, not a role, and put the role in brackets: "Member of Technical Staff (Data Scientist)". */
+const ASIDE_ROLE = (rules.asideRole as string[]).map((p) => new RegExp(p, 'i'));
 const CONTEXT: ContextRule[] = compile(rules.context.titles as RawRule[], 'context').map((rule) => ({
   ...rule,
   departments: compile(
@@ -99,10 +105,12 @@ const stripParens = (s: string) => s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
 /** The title before its first separator: "Solutions Engineer, EMEA - Remote" → "solutions engineer". */
 const mainSegment = (core: string) => core.split(/\s[-–—|]\s|,|:|\s\/\s|\s–|\s—|\|/)[0]?.trim() ?? core;
 
-function firstMatch(list: Rule[], text: string): Rule | null {
+/** The first rule matching the text; a rule withDepartment reads withDept (the text, ' | ', the department) instead. */
+function firstMatch(list: Rule[], text: string, withDept = text): Rule | null {
   if (text === '') return null;
   for (const rule of list) {
-    for (const re of rule.regexes) if (re.test(text)) return rule;
+    const read = rule.withDepartment ? withDept : text;
+    for (const re of rule.regexes) if (re.test(read)) return rule;
   }
   return null;
 }
@@ -142,6 +150,10 @@ interface Texts {
   /** The title after its main segment: its qualifiers ("Manager, Partner Success Operations" → "partner success operations"). */
   rest: string;
   dept: string;
+  /** The department and the title's bracketed asides: the team a title names "(Customer Success)" counts as its own. */
+  team: string;
+  /** The whole title, ' | ', the department: what a rule withDepartment reads. */
+  fullDept: string;
 }
 
 function texts(input: RoleInput): Texts {
@@ -149,12 +161,17 @@ function texts(input: RoleInput): Texts {
   const core = normalizeTitle(stripParens(title));
   // mainSegment needs the original separators, which normalizeTitle turns into spaces for '-': split first.
   const main = normalizeTitle(mainSegment(stripParens(title).toLowerCase()));
+  const full = normalizeTitle(title);
+  const dept = normalizeTitle(input.department ?? '');
+  const asides = [...title.matchAll(/\(([^)]*)\)|\[([^\]]*)\]/g)].map((m) => m[1] ?? m[2] ?? '');
   return {
-    full: normalizeTitle(title),
+    full,
     core,
     main,
     rest: core.startsWith(main) ? core.slice(main.length).trim() : '',
-    dept: normalizeTitle(input.department ?? ''),
+    dept,
+    team: normalizeTitle([input.department ?? '', ...asides].join(' | ')),
+    fullDept: dept === '' ? full : `${full} | ${dept}`,
   };
 }
 
@@ -176,7 +193,7 @@ function steps(generic: boolean, yielding: boolean, customerTeam: boolean): Step
     ['full', 'title', FULL_SCOPE, 'full', true, 'first'],
     ['client-facing', 'title', CLIENT_FACING, 'main', true, 'first'],
     ['context', 'context', [], 'main', true, 'first'],
-    ['customer-team', 'department', CLIENT_FACING_DEPARTMENT, 'dept', customerTeam, 'first'],
+    ['customer-team', 'department', CLIENT_FACING_DEPARTMENT, 'team', customerTeam, 'first'],
     ['function', 'title', BROAD, 'main', !yielding, 'first'],
     ['client-facing-anywhere', 'title', CLIENT_FACING, 'core', true, 'first'],
     ['qualifier', 'title', BROAD, 'rest', functionless, 'leftmost'],
@@ -192,8 +209,20 @@ export interface RulesDecision extends Classification {
   step: string;
 }
 
+/** The role a rank-only title names in its brackets, when the brackets name a function a rule knows. */
+function asideRole(input: RoleInput): RulesDecision | null {
+  const outside = normalizeTitle(stripParens(input.title));
+  if (!ASIDE_ROLE.some((re) => re.test(outside))) return null;
+  const aside = /\(([^)]+)\)/.exec(input.title)?.[1];
+  if (!aside) return null;
+  const decided = explainByRules({ ...input, title: aside });
+  return decided.step === 'default' || decided.step === 'department' ? null : decided;
+}
+
 /** The rules alone: the first pass that matches decides. */
 export function explainByRules(input: RoleInput): RulesDecision {
+  const fromAside = asideRole(input);
+  if (fromAside) return fromAside;
   const t = texts(input);
   const generic = GENERIC.some((re) => re.test(t.main));
   const yielding = YIELDING.some((re) => re.test(t.main));
@@ -206,7 +235,7 @@ export function explainByRules(input: RoleInput): RulesDecision {
       if (decided) return { ...decided, step };
       continue;
     }
-    const hit = how === 'first' ? firstMatch(list, t[field]) : leftmostMatch(list, t[field]);
+    const hit = how === 'first' ? firstMatch(list, t[field], t.fullDept) : leftmostMatch(list, t[field]);
     if (hit) return { category: hit.category, rule: `${where}:${hit.id}`, step };
   }
   return { category: 'other', rule: 'default:other', step: 'default' };
@@ -218,8 +247,8 @@ const WEAK_STEPS = new Set(['function-anywhere', 'department', 'default']);
 export const MODEL_CONFIDENCE = 0.7;
 
 /**
- * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and what carried it
- * includes the title's head noun or the department, not only words that happen to recur in one company's titles
+ * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and its three
+ * strongest features include the title's head noun or the department, not only words that happen to recur in one company's titles
  * ("Member of Technical Staff" must not make every "Team Member" an engineer). It never files a posting as
  * client-facing: in company-grouped cross-validation its client-facing calls cost more precision than they gained
  * recall, so client-facing categories come from phrase rules only.
@@ -233,7 +262,7 @@ export function combine(rules: RulesDecision, model: ModelDecision | null): Clas
     !isClientFacing(model.category) &&
     model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
   ) {
-    return { category: model.category, rule: `model:${model.evidence.join('+')}` };
+    return { category: model.category, rule: `model:${model.evidence.slice(0, 2).join('+')}` };
   }
   return { category: rules.category, rule: rules.rule };
 }

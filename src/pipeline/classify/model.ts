@@ -24,8 +24,8 @@ export interface ModelDecision {
   evidence: string[];
 }
 
-/** How many features a decision's rule names. */
-const EVIDENCE = 2;
+/** How many of the strongest features a decision keeps as its evidence (classify.ts names the first two). */
+const EVIDENCE = 3;
 
 export function predictWith(m: RoleModel, features: string[]): ModelDecision {
   const scores = [...m.bias];

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { explainRole } from '../../src/pipeline/classify/classify.js';
+
+/**
+ * Phrase patterns that carry from one company's wording to another's: each case is a pattern (a rank-only title
+ * with its role in brackets, a team named in brackets or in the department, a keyword inside another phrase), shown
+ * with two wordings so that no case is a single memorised title.
+ */
+const category = (title: string, department?: string) => explainRole({ title, department }).category;
+
+describe('role classification patterns', () => {
+  it('reads the role a rank-only title puts in brackets, and keeps the rank when the brackets name no function', () => {
+    expect(category('Member of Technical Staff (Data Scientist)', 'AI')).toBe('data');
+    expect(category('Member of Technical Staff (Forward Deployed Engineer, Applied AI)')).toBe('fde');
+    expect(category('Member of Technical Staff (AI Researcher)')).toBe('other');
+    expect(category('Member of Technical Staff (Search)')).toBe('engineering');
+    expect(category('Member of Technical Staff, Inference')).toBe('engineering');
+  });
+
+  it('a growth or retention title takes the customer team its brackets or department name', () => {
+    expect(explainRole({ title: 'Retention Lead (Customer Success)' })).toEqual({
+      category: 'csm',
+      rule: 'department:csm',
+    });
+    expect(category('Growth Manager', 'Customer Success')).toBe('csm');
+    expect(category('Retention Lead (EMEA)')).not.toBe('csm');
+  });
+
+  it('an implementation whose department is data-center construction is operations, not onboarding', () => {
+    expect(
+      explainRole({ title: 'Implementation Project Manager', department: 'Data Center Construction' }),
+    ).toEqual({ category: 'operations', rule: 'title:construction-implementation' });
+    expect(category('Implementation Project Manager', 'Customer Onboarding')).toBe('implementation');
+    expect(category('Silicon Implementation Engineer, Front End', 'Hardware')).toBe('engineering');
+    expect(category('Physical Implementation Engineer')).toBe('engineering');
+  });
+
+  it('applied AI architecture teams and applied field engineering architects are solutions engineering', () => {
+    expect(category('Manager of Applied AI Architecture, Industries', 'Sales')).toBe('solutions_engineer');
+    expect(category('Global Applied AI Architecture Lead', 'Applied AI')).toBe('solutions_engineer');
+    expect(category('Senior AI/ML Architect, Applied Field Engineering', 'Engineering')).toBe(
+      'solutions_engineer',
+    );
+    expect(category('Head of ANZ, Applied AI', 'Sales')).toBe('solutions_engineer');
+    expect(category('Data Architect', 'Engineering')).toBe('data');
+  });
+
+  it('a keyword inside another phrase does not decide', () => {
+    expect(category('Cluster Deployment Engineer', 'Compute')).toBe('engineering');
+    expect(category('Datacenter Deployment Engineer')).toBe('engineering');
+    expect(category('Human Rights & Responsible Deployment Lead')).not.toBe('implementation');
+    expect(category('Director, Infrastructure Capex Accounting', 'Finance')).toBe('finance');
+    expect(category('Director, Compute & Infrastructure FP&A')).toBe('finance');
+    expect(category('Infrastructure Engineer')).toBe('engineering');
+    expect(category('Head of Growth Partnerships')).toBe('sales');
+  });
+
+  it('sales strategy and operations roles are operations, not sales', () => {
+    expect(category('Sales Strategy and Ops, EMEA', 'Sales')).toBe('operations');
+    expect(category('Manager, Sales Strategy & Operations')).toBe('operations');
+    expect(category('Revenue Strategy & Operations Lead', 'Sales')).toBe('operations');
+  });
+
+  it('fellows, researcher/engineer titles and user-experience researchers take their function', () => {
+    expect(category('Anthropic Fellows Program — AI Safety', 'AI Research & Engineering')).toBe('other');
+    expect(category('Compute Optimization Researcher/Engineer')).toBe('other');
+    expect(category('Data Scientist/Engineer – Online Metrics')).toBe('data');
+    expect(category('User Experience Researcher')).toBe('design');
+    expect(category('Art Director', 'Creative')).toBe('design');
+    expect(category('Market Research Lead')).toBe('data');
+  });
+
+  it('a technical specialist in a sales organisation is a sales engineer, elsewhere not', () => {
+    expect(category('Technical Specialist', 'Sales')).toBe('sales_engineer');
+    expect(category('Technical Specialist, Claude Code', 'Sales')).toBe('sales_engineer');
+    expect(category('Technical Specialist', 'IT')).not.toBe('sales_engineer');
+  });
+
+  it('an intern takes the function the title names, like any other seniority word', () => {
+    expect(category('Data Science Intern, Summer 2026', 'Engineering')).toBe('data');
+    expect(category('2026 Account Representative Intern, US - Sales', 'Business & Sales')).toBe('sales');
+    expect(category('Software Engineer Intern (Backend)')).toBe('engineering');
+    expect(category('Intern')).toBe('other');
+  });
+
+  it('a solutions architect or engineer for internal business systems is engineering, not client-facing', () => {
+    expect(category('Solutions Architect - Total Rewards', 'Engineering')).toBe('engineering');
+    expect(category('Solution Architect L4 - Workday Solutions', 'Engineering')).toBe('engineering');
+    expect(category('Solutions Engineer, Finance Systems')).toBe('engineering');
+    expect(category('Solutions Architect, Enterprise', 'Solutions Architecture')).toBe('solutions_engineer');
+  });
+
+  it('user experience and design titles are design', () => {
+    expect(category('Director User Experience & Design')).toBe('design');
+    expect(category('User Experience and Graphic Design')).toBe('design');
+  });
+
+  it('program managers by acronym and business-system administrators are operations', () => {
+    expect(category('TPM Manager, Compute & Infrastructure', 'Technical Program Management')).toBe(
+      'operations',
+    );
+    expect(category('Senior TPM, Payments')).toBe('operations');
+    expect(category('Salesforce Administrator', 'Sales')).toBe('operations');
+    expect(category('Workday Admin')).toBe('operations');
+    expect(category('Procurement Enablement Lead', 'Finance')).toBe('finance');
+  });
+});
