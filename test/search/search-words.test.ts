@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realCatalog } from '../../bench/relevance/real-catalog.js';
+import { migrate } from '../../src/db/migrate.js';
 import { distinctLexemes } from '../../src/search/keyword-index/lexemes.js';
 import { FORMS } from '../../src/search/query/word-forms.js';
 import { freshDatabase, type TestDatabase } from '../support/db.js';
@@ -15,6 +16,7 @@ let t: TestDatabase;
 
 beforeAll(async () => {
   t = await freshDatabase();
+  await migrate(t.db);
 }, 120_000);
 
 afterAll(async () => {
