@@ -3,7 +3,7 @@
 -- database: a compound written hyphenated, spaced or joined is one word, its joined form
 -- (src/search/query/word-forms.ts: "Pre-Sales", "pre sales" and "presales" all give 'presal'), and punctuation
 -- always separates words ("AI/ML" is 'ai' and 'ml', where PostgreSQL's parser keeps one file-path token).
--- The forms below are word-forms.ts's; test/search/search-words.test.ts fails when the two differ.
+-- The forms below are src/search/query/word-forms.ts's; test/search/search-words.test.ts fails when the two differ.
 
 CREATE OR REPLACE FUNCTION search_words(t text) RETURNS text
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -28,7 +28,7 @@ DECLARE
   f text[];
 BEGIN
   FOREACH f SLICE 1 IN ARRAY forms LOOP
-    -- Between the words: spaces, hyphens and dashes only, as word-forms.ts's JOINER.
+    -- Between the words: spaces, hyphens and dashes only, as in src/search/query/word-forms.ts.
     t := regexp_replace(t, '\m' || replace(f[1], ' ', '[-[:space:]\u2010-\u2015]+') || '\M', f[2], 'gi');
   END LOOP;
   -- ASCII punctuation and dashes separate words; letters of every script stay as they are.
