@@ -60,6 +60,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   const stats = await deps.catalog.stats();
   const totals = { jobs: stats.totalJobs, companies: stats.totalCompanies };
   app.log.info({ ms: clock.ms, total: clock.total, ...totals }, 'started');
+  await warnIfKeywordOnly(deps, app.log);
   const token = await firstToken(config, deps);
   const greeting = [startLine(config, url, totals), token].filter(Boolean).join('\n');
   // Capped from here, once listening: the index load's garbage at V8's own heuristic set the process's RSS peak
@@ -182,4 +183,12 @@ function depsOnceReachable(config: Config, overrides: DepsOverrides = {}): Promi
   return retryWhileUnavailable('start', () => createDeps(config, overrides), {
     logger: componentLogger(config, 'start'),
   });
+}
+
+/** Says once, at start, when search ranked in the database has no semantic lists (the database lacks pgvector). */
+async function warnIfKeywordOnly(deps: Deps, log: { warn(msg: string): void }): Promise<void> {
+  if (await deps.searchParts.semantic().catch(() => true)) return;
+  log.warn(
+    'SEARCH=sql without pgvector: the database offers no `vector` extension, so searches rank keyword lists only (docs/deployment.md#which-search-mode)',
+  );
 }

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk, waitForWarm } from './processes.js';
+import { searchScenarios, twoProcesses } from './scale-search.js';
 import { type Row, timeUrls } from './serial.js';
 import { benchServiceEnv } from './service-env.js';
 import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
@@ -15,8 +16,11 @@ import { DEPARTMENTS } from './vocabulary.js';
 /**
  * `npm run bench:scale`: the catalog past one machine's memory. On a PostgreSQL catalog of --jobs / --companies
  * (generated once, as `npm run bench` does), it times each read one request at a time with READ_MODEL=sql (distinct
- * URLs, so the response cache never answers): p50 and p99 per filter, a detail and a search. Then, with the read
- * model on, the first answer after a start, the first search (which waits for the replica to load) and RSS.
+ * URLs, so the response cache never answers): p50 and p99 per filter, a detail and a search; with --search sql (the
+ * default) searches are ranked in the database (SEARCH=sql), and fresh searches (each query asked once) are timed
+ * alone, with each filter and with every facet, then on two API processes behind the database, which must answer
+ * alike (scale-search.ts). Then, with the read model on, the first answer after a start, the first search (which
+ * waits for the replica to load) and RSS.
  */
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     requests: { type: 'string', default: '200' },
     restarts: { type: 'string', default: '2' },
+    search: { type: 'string', default: 'sql' },
     'skip-build': { type: 'boolean', default: false },
     'generate-only': { type: 'boolean', default: false },
     out: { type: 'string', default: join(ROOT, 'bench/results/latest-scale.md') },
@@ -38,6 +43,11 @@ const { values } = parseArgs({
 });
 const size = { seed: 1, jobs: Number(values.jobs), companies: Number(values.companies), inactiveRatio: 0.1 };
 const requests = Number(values.requests);
+if (values.search !== 'sql' && values.search !== 'memory') throw new Error('--search takes sql or memory');
+/** What the run found besides its timings (the two processes' agreement), printed under the rows. */
+const NOTES: string[] = [];
+/** Where the READ_MODEL=sql process ranks searches. */
+const SEARCH = values.search as 'sql' | 'memory';
 
 /** The URL sets measured: each filter alone on token-tier pages (limit up to 50, window 1,000). */
 function scenarios(manifest: CatalogManifest): { label: string; urls: string[] }[] {
@@ -94,22 +104,29 @@ function scenarios(manifest: CatalogManifest): { label: string; urls: string[] }
 /** A row stops after this long, so one pathological filter cannot hold the run: its n then says how far it got. */
 const ROW_BUDGET_MS = 120_000;
 
-async function start(databaseUrl: string, readModel: 'sql' | 'memory'): Promise<Child> {
+async function start(
+  databaseUrl: string,
+  readModel: 'sql' | 'memory',
+  logName = 'scale-service',
+): Promise<Child> {
   const port = await freePort();
   mkdirSync(CACHE, { recursive: true });
   return spawnChild({
     command: process.execPath,
     args: [join(ROOT, 'dist/main.js'), 'serve'],
-    env: benchServiceEnv(port, { databaseUrl }, CACHE, { READ_MODEL: readModel }),
-    logFile: join(CACHE, 'scale-service.log'),
+    env: benchServiceEnv(port, { databaseUrl }, CACHE, {
+      READ_MODEL: readModel,
+      SEARCH: readModel === 'sql' ? SEARCH : 'memory',
+    }),
+    logFile: join(CACHE, `${logName}.log`),
     port,
     cwd: ROOT,
   });
 }
 
 /** Spawn to first 2xx on /jobs, and to the first search answered (it waits for the replica's load). */
-async function startTimes(databaseUrl: string, readModel: 'sql' | 'memory') {
-  const child = await start(databaseUrl, readModel);
+async function startTimes(databaseUrl: string, readModel: 'sql' | 'memory', logName?: string) {
+  const child = await start(databaseUrl, readModel, logName);
   const firstMs = await waitForOk(child, `${child.origin}${API}/jobs`, 120_000);
   const searchMs = await waitForOk(child, `${child.origin}${API}/jobs?search=solutions%20engineer`, 600_000);
   // The rows after this measure the process serving, not finishing its start.
@@ -148,7 +165,7 @@ async function timeRows(
   const rows: Row[] = [];
   let start: StartRun | undefined;
   try {
-    for (const s of scenarios(manifest)) {
+    for (const s of [...scenarios(manifest), ...searchScenarios(manifest, size.seed, requests)]) {
       // A few of the set first, so connections and the query plans are warm; then every URL once.
       await timeUrls(sql.child.origin, s.label, s.urls.slice(0, 5));
       const row = await timeUrls(sql.child.origin, s.label, s.urls, ROW_BUDGET_MS);
@@ -160,10 +177,34 @@ async function timeRows(
     }
     const mem = memoryOf(sql.child.pid);
     start = { readModel: 'sql', ...sql, rssMb: mem?.currentMb ?? 0, peakMb: mem?.peakMb ?? 0 };
+    rows.push(...(await secondProcess(databaseUrl, manifest, sql.child.origin, NOTES)));
   } finally {
     await sql.child.stop();
   }
   return { rows, start };
+}
+
+/** A second READ_MODEL=sql process beside the first: fresh searches timed on both at once, answers compared. */
+async function secondProcess(
+  databaseUrl: string,
+  manifest: CatalogManifest,
+  first: string,
+  notes: string[],
+): Promise<Row[]> {
+  const other = await startTimes(databaseUrl, 'sql', 'scale-service-2');
+  try {
+    // Terms of their own: a stream no other row draws from.
+    const [fresh] = searchScenarios(manifest, size.seed + 1, requests);
+    const { rows, same, asked } = await twoProcesses([first, other.child.origin], fresh!.urls);
+    for (const row of rows) row.load = loadavg()[0] ?? 0;
+    log(`  two processes: ${same} of ${asked} fresh searches answered alike`);
+    notes.push(
+      `Two processes: ${same} of ${asked} fresh searches listed the same jobs in the same order on both.`,
+    );
+    return rows;
+  } finally {
+    await other.child.stop();
+  }
 }
 
 /** Starts with each read model: spawn to first answer and to first search, then RSS once the listings are built. */
@@ -222,6 +263,7 @@ function render(
         `${f(r.p99)} | ${f(r.max)} | ${f(r.load ?? 0)} |`,
     ),
     '',
+    ...NOTES.flatMap((n) => [n, '']),
     '## Start and memory',
     '',
     '| READ_MODEL | spawn → first 2xx on /jobs | spawn → first search (replica loaded) | RSS after (MB) | peak RSS (MB) |',
@@ -233,7 +275,8 @@ function render(
     ),
     '',
     'RSS of the `sql` process is read after the rows above; of a `memory` one once the replica is loaded and the ' +
-      'listing order built. Search ranks from the in-process replica in both modes.',
+      `listing order built. The \`sql\` process ranks searches ${SEARCH === 'sql' ? 'in the database (SEARCH=sql)' : 'from its in-process replica'}; ` +
+      'the `memory` ones from their replica. The two-process rows ran both processes at once.',
     '',
   ].join('\n');
 }

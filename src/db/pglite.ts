@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteVector } from './pglite-vector.js';
 import { type Db, isWriteStatement, type Queryable, type QueryOptions, type Row } from './port.js';
 
 /**
@@ -43,7 +44,9 @@ export class PgliteDb implements Db {
         ...(opts.cacheMb ? ['-c', `shared_buffers=${opts.cacheMb}MB`] : []),
       ];
       if (dir !== undefined) await initDataDir(dir, startParams);
-      const pg = await PGlite.create(dir ?? 'memory://', { extensions: { pg_trgm }, startParams });
+      const vector = await pgliteVector();
+      const extensions = { pg_trgm, ...(vector && { vector }) };
+      const pg = await PGlite.create(dir ?? 'memory://', { extensions, startParams });
       return new PgliteDb(pg, lockFile);
     } catch (err) {
       if (lockFile) rmSync(lockFile, { force: true });

@@ -2,6 +2,7 @@ import { companyFilterSql, jobFilterSql } from '../catalog/filters.js';
 import { COMPANY_ORDER } from '../catalog/sql/companies.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Queryable } from '../db/port.js';
+import { joinWordForms } from './query/word-forms.js';
 import type { SearchService } from './types.js';
 
 /**
@@ -60,7 +61,8 @@ export class KeywordSearch implements SearchService {
   constructor(private readonly db: Queryable) {}
 
   async searchJobs(query: string, filters: JobFilters, limit: number): Promise<string[]> {
-    const parts = tsQueryParts(query);
+    // Compounds joined as job titles are stored (search_words, migration 0173): "pre-sales" finds "Presales".
+    const parts = tsQueryParts(joinWordForms(query));
     const where = jobFilterSql(filters, 5);
     // Ties in rank fall back to the /jobs order, then id, so equal scores page deterministically.
     const rows = await this.db.query<{ id: string }>(rankedJobsSql(tsQuerySql(1, 2), where.sql, 4), [

@@ -33,6 +33,11 @@ export interface SearchParts<R extends CatalogReplica | undefined = CatalogRepli
    * Resolves when both are done or have failed (failures are logged, and the next search tries again).
    */
   warm(): Promise<void>;
+  /**
+   * Whether searches rank the semantic lists: always in memory; in the database where it offers pgvector (without
+   * it, keyword lists only: docs/deployment.md#which-search-mode).
+   */
+  semantic(): Promise<boolean>;
   /** Resolves when the catch-up in flight, if any, has finished (tests and the sample loader await it). */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -107,6 +112,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
           )
       );
     },
+    semantic: async () => (search instanceof SqlSearch ? search.semantic() : true),
     idle: async () => {
       await pending;
     },

@@ -86,4 +86,54 @@ describe('search ranked in the database', () => {
     );
     expect(await titles('/api/v1/jobs?search=deployment%20strategist')).toEqual(['Deployment Strategist']);
   });
+
+  it('reads a compound in every form as one word, in titles and queries alike', async () => {
+    const now = t.clock.now();
+    const [c] = await t.deps.db.query<{ id: string }>(`SELECT id FROM companies WHERE name = 'Anthropic'`);
+    const job = { companyId: c!.id, companyName: 'Anthropic', roleCategory: 'sales_engineer' as const };
+    await addJobs(
+      t.deps.db,
+      [
+        { ...job, title: 'Sales Engineer (Pre-Sales)', postedAt: new Date(now) },
+        { ...job, title: 'Presales Consultant', postedAt: new Date(now - HOUR) },
+      ],
+      now,
+    );
+    for (const q of ['presales', 'pre-sales', 'pre sales', 'Pre-Sale']) {
+      const found = await titles(`/api/v1/jobs?search=${encodeURIComponent(q)}`);
+      expect(new Set(found.slice(0, 2)), q).toEqual(
+        new Set(['Sales Engineer (Pre-Sales)', 'Presales Consultant']),
+      );
+    }
+  });
+});
+
+/** Whether the database offers pgvector (PGlite with @electric-sql/pglite-pgvector installed, or a server with it). */
+async function offersVectors(): Promise<boolean> {
+  const rows = await t.deps.db.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`);
+  return rows.length > 0;
+}
+
+type Explained = { title: string; explain: { lists: Record<string, number> } };
+
+describe('semantic lists', () => {
+  it('are ranked exactly where the database offers pgvector', async () => {
+    const vectors = await offersVectors();
+    expect(await t.deps.searchParts.semantic()).toBe(vectors);
+    const res = await t.get('/api/v1/jobs?search=solutions%20engineer&explain=true', t.token);
+    expect(res.statusCode).toBe(200);
+    const items = res.json().data as Explained[];
+    expect(items[0]?.title).toBe('Solutions Engineer');
+    expect(items.some((j) => (j.explain.lists.semantic ?? 0) > 0)).toBe(vectors);
+  });
+
+  it('rank a job that shares no word with the query by its meaning', async (ctx) => {
+    if (!(await offersVectors()))
+      ctx.skip('the database offers no pgvector: search ranks keyword lists only');
+    const res = await t.get('/api/v1/jobs?search=client%20retention&explain=true', t.token);
+    expect(res.statusCode).toBe(200);
+    const items = res.json().data as Explained[];
+    expect(items[0]?.title).toBe('Customer Success Manager');
+    expect(items[0]?.explain.lists.semantic).toBeGreaterThan(0);
+  });
 });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
+import { pgliteVector } from '../../src/db/pglite-vector.js';
 import type { Db } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 import { cachePath, loadWordVectors } from '../../src/search/embedders/word-vectors.js';
@@ -39,6 +40,8 @@ export const serverUrl = (): string | undefined => process.env.TEST_DATABASE_URL
 async function pgliteTemplate(): Promise<string> {
   const hash = createHash('sha256');
   for (const m of loadMigrations()) hash.update(m.checksum);
+  // Migrations create pgvector's columns only where the embedded database offers it (src/db/pglite-vector.ts).
+  if (await pgliteVector()) hash.update('vector');
   const dir = join(tmpdir(), `frontline-pglite-template-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(join(dir, 'pgdata', 'PG_VERSION'))) return dir;
   const building = mkdtempSync(join(tmpdir(), 'frontline-pglite-build-'));

@@ -10,7 +10,7 @@
  */
 
 /** Joined word -> the other ways of writing it, as lower-case words (any run of spaces or dashes between them). */
-const FORMS: Record<string, readonly string[]> = {
+export const FORMS: Record<string, readonly string[]> = {
   presales: ['pre sales', 'pre sale', 'presale'],
   postsales: ['post sales', 'post sale', 'postsale'],
   gotomarket: ['go to market', 'gtm'],

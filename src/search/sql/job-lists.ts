@@ -99,6 +99,11 @@ export async function sqlJobLists(
       matched = ranked(allWords(plan.intent.text), { companyId: plan.intent.companyId });
       add('company', matched);
     }
+    // A description of roles: the jobs of those roles holding words of their role phrases (job-lists.ts).
+    if (terms.described.length > 0) {
+      const phrases = [...new Set(terms.units.flatMap((u) => u.alternatives.flat()))];
+      add('keyword', ranked(anyWordTsQuery(phrases), { roles: terms.roles }));
+    }
     const rest = terms.text;
     if (rest.trim() !== '') {
       if (allWords(rest) !== allWords(plan.text)) add('keyword', ranked(allWords(rest)));

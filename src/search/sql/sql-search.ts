@@ -7,7 +7,7 @@ import { type SearchMode, usesOperators } from '../hybrid.js';
 import { jobBoosts, NAME_SIMILARITY } from '../job-lists.js';
 import { KeywordSearch } from '../keyword.js';
 import { type Highlighter, highlighter } from '../query/highlight.js';
-import { QueryTermParser } from '../query/query-terms.js';
+import { describedRoles, QueryTermParser } from '../query/query-terms.js';
 import { QueryUnderstanding } from '../query/query-understanding.js';
 import { QueryVectors } from '../query-vectors.js';
 import type { SearchService } from '../types.js';
@@ -65,6 +65,11 @@ export class SqlSearch implements SearchService {
     this.minSimilarity = opts.minSimilarity ?? 0.35;
     this.mode = opts.mode ?? 'hybrid';
     this.admit = opts.admit ?? ((rank) => rank());
+  }
+
+  /** Whether the database offers pgvector, so that searches rank semantic lists too (else keyword lists only). */
+  semantic(): Promise<boolean> {
+    return this.nearest.enabled();
   }
 
   /** Reads the vocabulary and the embedder's data ahead of the first search. */
@@ -129,7 +134,7 @@ export class SqlSearch implements SearchService {
     const remote = places.includes('remote');
     const intent = plan.intent;
     const boosts = jobBoosts(lists, this.k, (id) => facts.get(id), {
-      roles: new Set<string>(this.understanding.roles(plan.text)),
+      roles: new Set<string>([...this.understanding.roles(plan.text), ...describedRoles(terms)]),
       units: intent ? this.terms.parse(intent.text, places, false).units : terms.units,
       ...(places.length > 0 && { atPlace: (a) => (remote && a.remote) || atLocation.has(a.location) }),
       ...(intent && {
