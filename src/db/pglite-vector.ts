@@ -15,7 +15,10 @@ export async function pgliteVector(): Promise<Extension | undefined> {
     // may require it.
     const mod = (await import(PACKAGE)) as { vector?: Extension };
     return mod.vector;
-  } catch {
-    return undefined;
+  } catch (err) {
+    // Only a missing package means "no vector"; a package that is there but fails to load is an error.
+    const { code, message } = err as { code?: string; message?: string };
+    if (code === 'ERR_MODULE_NOT_FOUND' && String(message).includes(PACKAGE)) return undefined;
+    throw err;
   }
 }
