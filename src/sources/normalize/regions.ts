@@ -118,11 +118,15 @@ export const countryOf = (text: string): string | undefined => COUNTRIES.get(tex
  */
 export function placeNamedBy(word: string): { region: RegionId } | { country: string } | undefined {
   const w = word.trim().toLowerCase();
+  if (AMBIGUOUS.has(w)) return undefined;
   const region = REGION_WORDS.get(w);
-  if (region && w !== 'na' && w !== 'eu') return { region };
+  if (region) return { region };
   const country = COUNTRY_NAMES_INDEX.get(w);
   return country ? { country } : undefined;
 }
+
+/** Words that name a place in a location but rarely in a query ("na": not applicable; "america": of "latin america"). */
+const AMBIGUOUS = new Set(['na', 'america']);
 
 /** How a sentence names a region id or a country code or name: "Europe", "Germany". */
 export function placeLabel(place: string): string {
