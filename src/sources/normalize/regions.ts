@@ -128,6 +128,11 @@ export function placeNamedBy(word: string): { region: RegionId } | { country: st
 /** Words that name a place in a location but rarely in a query ("na": not applicable; "america": of "latin america"). */
 const AMBIGUOUS = new Set(['na', 'america']);
 
+/** Each region's name as a list shows it: "Europe", "Nordics", "UK and Ireland". */
+export const REGION_NAMES: Readonly<Record<RegionId, string>> = Object.fromEntries(
+  REGION_IDS.map((id) => [id, REGIONS[id].label.replace(/^the /, '')]),
+) as Record<RegionId, string>;
+
 /** How a sentence names a region id or a country code or name: "Europe", "Germany". */
 export function placeLabel(place: string): string {
   const region = regionOf(place);
