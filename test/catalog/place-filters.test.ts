@@ -113,6 +113,19 @@ describe('remote_scope', () => {
   });
 });
 
+describe('a job detail', () => {
+  it('shows the places the filters match', async () => {
+    const res = await t.get('/api/v1/jobs?search=remote%20us&limit=50', t.token);
+    const row = (res.json().data as { id: string; title: string }[]).find((j) => j.title === 'Remote US');
+    const detail = (await t.get(`/api/v1/jobs/${row!.id}`, t.token)).json().data;
+    expect(detail.places).toEqual({
+      countries: ['US'],
+      regions: ['americas', 'north_america'],
+      remoteScopes: ['US', 'americas', 'north_america'],
+    });
+  });
+});
+
 describe('rows stored before their places were derived', () => {
   it('are filled by the backfill from their location text, and then found', async () => {
     const [row] = await t.deps.db.query<{ id: string }>(
