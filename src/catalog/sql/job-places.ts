@@ -26,20 +26,21 @@ const BATCH = 1000;
 /**
  * Derives the places of jobs that have none yet (stored before migration 0170, or inserted by a writer that does
  * not set them), BATCH rows per short transaction that bumps catalog_version, so every process's caches and
- * replica see the change. Idempotent: a second process or a rerun after an interruption finds what is left.
- * Returns how many rows it filled.
+ * replica see the change. The bump comes first: it locks the version row, so processes starting together take
+ * turns and each batch reads only rows the previous one left. Idempotent: a rerun after an interruption finds
+ * what is left. Returns how many rows it filled.
  */
 export async function backfillJobPlaces(db: Db, nowMs: number): Promise<number> {
+  const pending = 'SELECT id, location FROM jobs WHERE countries IS NULL ORDER BY id LIMIT $1';
+  // Nothing to do at almost every start: one read through the pending index, and no version bump.
+  if ((await db.query(pending, [1])).length === 0) return 0;
   let filled = 0;
   for (;;) {
-    const rows = await db.query<{ id: string; location: string }>(
-      'SELECT id, location FROM jobs WHERE countries IS NULL ORDER BY id LIMIT $1',
-      [BATCH],
-    );
-    if (rows.length === 0) return filled;
-    const [countries, regions, scopes] = placesParams(rows.map((r) => r.location));
-    await db.transaction(async (tx) => {
+    const n = await db.transaction(async (tx) => {
       await bumpCatalogVersion(tx, nowMs);
+      const rows = await tx.query<{ id: string; location: string }>(pending, [BATCH]);
+      if (rows.length === 0) return 0;
+      const [countries, regions, scopes] = placesParams(rows.map((r) => r.location));
       await tx.query(
         `UPDATE jobs j SET countries = string_to_array(p.countries, ','), regions = string_to_array(p.regions, ','),
            remote_scopes = string_to_array(p.scopes, ',')
@@ -47,7 +48,9 @@ export async function backfillJobPlaces(db: Db, nowMs: number): Promise<number> 
          WHERE j.id = p.id`,
         [rows.map((r) => r.id), countries, regions, scopes],
       );
+      return rows.length;
     });
-    filled += rows.length;
+    if (n === 0) return filled;
+    filled += n;
   }
 }
