@@ -6,6 +6,7 @@ import { ReplicaReadModel } from './catalog/replica/read-model.js';
 import { ReplicaGate } from './catalog/replica/replica-gate.js';
 import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
+import { backfillJobPlaces } from './catalog/sql/job-places.js';
 import { SqlReadModel } from './catalog/sql/sql-read-model.js';
 import { CatalogVersionFeed } from './catalog/version-feed.js';
 import type { Config } from './config.js';
@@ -98,6 +99,8 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
   const closers: (() => Promise<void>)[] = overrides.db ? [] : [() => db.close()];
   try {
     await migrate(db);
+    // Rows stored before their places were derived (migration 0170) get them once; later starts find none.
+    await backfillJobPlaces(db, (overrides.now ?? Date.now)());
     mark('migrations');
     const now = overrides.now ?? Date.now;
     // REDIS_URL shares one allowance across every API process; otherwise limits are per process.

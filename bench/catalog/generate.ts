@@ -11,6 +11,7 @@ import type { Db, Queryable } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 import { createEmbedder } from '../../src/search/embedders/index.js';
 import { EmbeddingIndexer } from '../../src/search/indexer.js';
+import { LocationPlaces } from '../../src/sources/normalize/job-places.js';
 import {
   assignJobs,
   buildCompanies,
@@ -168,6 +169,7 @@ export async function insertJobs(
   jobIds: string[],
   activeIds: string[],
 ): Promise<void> {
+  const places = new LocationPlaces();
   for (let start = 0; start < owners.length; start += JOB_BATCH) {
     const end = Math.min(owners.length, start + JOB_BATCH);
     const jobs = buildJobs(size, companies, owners, start, end, nowMs);
@@ -181,16 +183,19 @@ export async function insertJobs(
     await tx.query(
       `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
          role_category, url, description, salary, salary_min, salary_max, salary_currency, salary_period,
-         salary_source, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at)
+         salary_source, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at, countries, regions,
+         remote_scopes)
        SELECT id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
          url, description, salary, ${SALARY_RANGE}, posted_at, first_seen_at, last_seen_at, active, first_seen_at,
          CASE WHEN active THEN first_seen_at WHEN last_seen_at <= $18::timestamptz THEN last_seen_at
-           ELSE first_seen_at + ($18::timestamptz - first_seen_at) * ((hashtext(id::text) & 1023) / 1024.0::float8) END
+           ELSE first_seen_at + ($18::timestamptz - first_seen_at) * ((hashtext(id::text) & 1023) / 1024.0::float8) END,
+         string_to_array(countries, ','), string_to_array(regions, ','), string_to_array(remote_scopes, ',')
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
          $8::boolean[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
-         $15::timestamptz[], $16::timestamptz[], $17::boolean[])
+         $15::timestamptz[], $16::timestamptz[], $17::boolean[], $19::text[], $20::text[], $21::text[])
          AS t(id, company_id, company_name, source, external_id, title, location, remote, department, role_category,
-              url, description, salary, posted_at, first_seen_at, last_seen_at, active)`,
+              url, description, salary, posted_at, first_seen_at, last_seen_at, active, countries, regions,
+              remote_scopes)`,
       [
         col((j) => j.id),
         col((j) => (companies[j.companyIndex] as SynthCompany).id),
@@ -210,6 +215,10 @@ export async function insertJobs(
         col((j) => j.lastSeenAt.toISOString()),
         col((j) => j.active),
         new Date(nowMs).toISOString(),
+        // The places the writers derive from the location (few distinct locations: each derived once).
+        col((j) => places.of(j.location).countries.join(',')),
+        col((j) => places.of(j.location).regions.join(',')),
+        col((j) => places.of(j.location).remoteScopes.join(',')),
       ],
     );
   }

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../db/port.js';
 import { jobWorkplace, type Workplace } from '../sources/normalize/workplace.js';
 import { refreshActiveJobCounts, upsertCompanyByDomain } from './company-writes.js';
 import sampleData from './sample-catalog.json' with { type: 'json' };
+import { placesParams } from './sql/job-places.js';
 import { startOfUtcDay } from './sql/stats.js';
 import { setCompanyTags, type TagInput } from './tags.js';
 import type { CompanyCategory, RoleCategory, TagDimension } from './types.js';
@@ -184,16 +185,19 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
   await tx.query(
     `INSERT INTO jobs (id, company_id, company_name, source, external_id, title, location, remote, department,
        role_category, url, description, workplace, is_sample, posted_at, first_seen_at, last_seen_at, created_at,
-       updated_at, salary_min, salary_max, salary_currency, salary_period, salary_source)
+       updated_at, salary_min, salary_max, salary_currency, salary_period, salary_source, countries, regions,
+       remote_scopes)
      SELECT w.id, w.company_id, w.company_name, 'sample', w.external_id, w.title, w.location, w.remote,
        w.department, w.role_category, w.url, w.description, w.workplace, true, w.posted_at, w.posted_at, $12, $12,
        $12, w.pay_min, w.pay_max, w.pay_currency, w.pay_period,
-       CASE WHEN w.pay_min IS NOT NULL THEN 'structured' END
+       CASE WHEN w.pay_min IS NOT NULL THEN 'structured' END, string_to_array(w.countries, ','),
+       string_to_array(w.regions, ','), string_to_array(w.remote_scopes, ',')
      FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[],
        $8::text[], $9::text[], $10::text[], $11::timestamptz[], $13::uuid[], $14::numeric[], $15::numeric[],
-       $16::text[], $17::text[], $18::text[])
+       $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[])
        AS w(company_id, company_name, external_id, title, location, remote, department, role_category, url,
-            description, posted_at, id, pay_min, pay_max, pay_currency, pay_period, workplace)
+            description, posted_at, id, pay_min, pay_max, pay_currency, pay_period, workplace, countries, regions,
+            remote_scopes)
      ON CONFLICT DO NOTHING`,
     [
       job.company,
@@ -214,6 +218,7 @@ async function insertSampleJobs(tx: Queryable, job: SampleJobColumns, now: Date)
       job.payCurrency,
       job.payPeriod,
       job.workplace,
+      ...placesParams(job.location),
     ],
   );
 }

@@ -1,4 +1,5 @@
 /** Types of the catalog's read side: filters (declared in fields/), list items and details; the vocabulary re-exported. */
+import type { JobPlaces } from '../sources/normalize/job-places.js';
 import type { PostingLocation } from '../sources/normalize/locations.js';
 import type { SalaryRange } from '../sources/normalize/salary.js';
 import type { Workplace } from '../sources/normalize/workplace.js';
@@ -60,6 +61,8 @@ export interface JobDetail extends Omit<JobListItem, 'company'> {
   salary: SalaryRange | null;
   /** The places of `location`, parsed (city / region / country where recognised, remote scope). */
   locations: PostingLocation[];
+  /** The countries, regions and remote scopes derived from the locations, as the place filters match them. */
+  places: JobPlaces;
   /** Where the posting came from (a job-board vendor, or `sample`). */
   source: string;
   firstSeenAt: string;

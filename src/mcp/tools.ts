@@ -128,7 +128,8 @@ export const API_TOOLS: ApiTool[] = [
     description:
       'Active job listings at AI companies, newest first, or ranked by relevance with `search`. Filter by role ' +
       'category (list_role_categories), client_facing=true for the seven client-facing categories, company slug, ' +
-      'location, workplace (remote, hybrid, onsite) and remote. Returns a page of compact rows; get_job gives one ' +
+      'location, country (ISO code or name), region (europe, emea, north_america, ...), remote_scope (where a remote ' +
+      'job is open), workplace (remote, hybrid, onsite) and remote. Returns a page of compact rows; get_job gives one ' +
       'in full.',
     access: 'public',
     method: 'GET',

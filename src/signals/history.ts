@@ -124,10 +124,11 @@ export async function writeHistory(tx: Queryable, companies: readonly HistoryCom
          AS h(company_id, company_name, external_id, title, role_category, url, opened_at, closed_at, initial)),
      j AS (
        INSERT INTO jobs (company_id, company_name, source, external_id, title, role_category, url, description,
-                         is_sample, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at)
+                         is_sample, posted_at, first_seen_at, last_seen_at, active, created_at, updated_at,
+                         countries, regions, remote_scopes)
        SELECT company_id, company_name, 'sample', external_id, title, role_category, url,
               'Sample posting (generated history): not a real opening.', true, opened_at, opened_at, closed_at,
-              false, opened_at, closed_at
+              false, opened_at, closed_at, '{}', '{}', '{}'
        FROM h
        ON CONFLICT (company_id, source, external_id) DO NOTHING
        RETURNING id, company_id, external_id)

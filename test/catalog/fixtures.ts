@@ -1,4 +1,5 @@
 import { refreshActiveJobCounts, upsertCompanyByDomain } from '../../src/catalog/company-writes.js';
+import { placesParams } from '../../src/catalog/sql/job-places.js';
 import { setCompanyTags, type TagInput } from '../../src/catalog/tags.js';
 import type { CompanyCategory, RoleCategory } from '../../src/catalog/types.js';
 import type { Db } from '../../src/db/port.js';
@@ -59,8 +60,10 @@ export async function addJobs(db: Db, jobs: JobSpec[], nowMs: number): Promise<s
       seq += 1;
       const rows = await tx.query<{ id: string }>(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, role_category,
-           url, description, posted_at, first_seen_at, last_seen_at, active, workplace)
-         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING id`,
+           url, description, posted_at, first_seen_at, last_seen_at, active, workplace, countries, regions,
+           remote_scopes)
+         VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, string_to_array($14, ','),
+           string_to_array($15, ','), string_to_array($16, ',')) RETURNING id`,
         [
           j.companyId,
           j.companyName,
@@ -75,6 +78,7 @@ export async function addJobs(db: Db, jobs: JobSpec[], nowMs: number): Promise<s
           (j.firstSeenAt ?? j.postedAt).toISOString(),
           j.active ?? true,
           j.workplace ?? (j.remote ? 'remote' : 'unknown'),
+          ...placesParams([j.location ?? 'San Francisco, CA']).map(([p]) => p),
         ],
       );
       ids.push(rows[0]!.id);

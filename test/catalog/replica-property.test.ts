@@ -7,6 +7,7 @@ import { ReplicaReadModel } from '../../src/catalog/replica/read-model.js';
 import { ReplicaGate } from '../../src/catalog/replica/replica-gate.js';
 import { CatalogService } from '../../src/catalog/service.js';
 import { jobFacetNames } from '../../src/catalog/sql/facets.js';
+import { placesParams } from '../../src/catalog/sql/job-places.js';
 import { SqlReadModel } from '../../src/catalog/sql/sql-read-model.js';
 import type { Embedder } from '../../src/search/embedders/types.js';
 import { HybridSearch } from '../../src/search/hybrid.js';
@@ -33,7 +34,16 @@ let listing: JobListing;
 const SHORTLIST = 100;
 const BASE = Date.UTC(2026, 10, 20, 12, 0, 0);
 const ROLES = ['fde', 'csm', 'engineering', 'sales'] as const;
-const PLACES = ['Berlin', 'berlin, DE', 'Remote', 'São Paulo', 'a_b town', ''];
+const PLACES = [
+  'Berlin',
+  'berlin, DE',
+  'Remote',
+  'São Paulo',
+  'a_b town',
+  '',
+  'Remote - EMEA',
+  'London, UK; Remote - US',
+];
 // 'İstanbul': the database lower-cases its İ to i, JavaScript to i + a combining dot.
 const DEPARTMENTS = ['Sales', 'sales', 'Customer Success', 'Ops', 'İstanbul', 'ÉQUIPE', '', null];
 // 'Pre-Sales' and 'Presales': one word in memory and in the database alike (query/word-forms.ts).
@@ -69,6 +79,9 @@ const PARAMS = {
   company: fc.constantFrom('prop-co-0', 'prop-co-1', 'prop-co-2', 'no-such-co'),
   location: fc.constantFrom('berlin', 'REMOTE', 'são', '_', 'a_b', 'x'),
   remote_only: fc.boolean(),
+  country: fc.constantFrom('DE', 'germany,us', 'BR', 'gb'),
+  region: fc.constantFrom('europe', 'emea', 'latam', 'north_america', 'apac'),
+  remote_scope: fc.constantFrom('US', 'emea', 'europe', 'worldwide'),
   workplace: fc.constantFrom('remote', 'hybrid,onsite', 'UNKNOWN', 'onsite , remote', ' , '),
   department: fc.constantFrom(
     'sales',
@@ -121,10 +134,11 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
       await tx.query(
         `INSERT INTO jobs (company_id, company_name, source, external_id, title, location, remote, department,
            role_category, url, posted_at, active, salary_min, salary_max, salary_currency, salary_period, salary_source,
-           workplace)
+           workplace, countries, regions, remote_scopes)
          VALUES ($1, $2, 'test', $3, $4, $5, $6, $7, $8, $9,
                  $10::timestamptz + make_interval(days => -$16::int, secs => $11), $12,
-                 $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END, $17)`,
+                 $13, $13, $14, $15, CASE WHEN $13::numeric IS NULL THEN NULL ELSE 'structured' END, $17,
+                 string_to_array($18, ','), string_to_array($19, ','), string_to_array($20, ','))`,
         [
           c.id,
           c.name,
@@ -143,6 +157,7 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
           j.pay?.period ?? null,
           j.days,
           j.workplace,
+          ...placesParams([j.place]).map(([p]) => p),
         ],
       );
     }

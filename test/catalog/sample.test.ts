@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSampleCatalog, SAMPLE_CATALOG, samplePostedAt } from '../../src/catalog/sample.js';
 import { CLIENT_FACING_CATEGORIES, ROLE_CATEGORIES, TAG_DIMENSIONS } from '../../src/catalog/types.js';
 import { bumpCatalogVersion } from '../../src/catalog/version.js';
+import { REGION_IDS } from '../../src/sources/normalize/regions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 const DAY = 86_400_000;
@@ -144,6 +145,21 @@ describe('bundled sample catalog', () => {
       `/api/v1/jobs?company=anthropic&salary_min=${example.salary!.max}&salary_currency=USD`,
     );
     expect(top.data.map((j: { id: string }) => j.id)).toContain(fde.id);
+  });
+
+  it('has jobs in every region, a remote EMEA scope and a job with several places, as the place filters see them', async () => {
+    for (const region of REGION_IDS) {
+      expect((await json(`/api/v1/jobs?region=${region}`)).meta.total, region).toBeGreaterThan(0);
+    }
+    // Remote within EMEA is not remote within Europe: the two scopes list different jobs.
+    const emea = (await json('/api/v1/jobs?remote_scope=emea&limit=50')).meta.total;
+    const europe = (await json('/api/v1/jobs?remote_scope=europe&limit=50')).meta.total;
+    expect(europe).toBeGreaterThan(0);
+    expect(emea).toBeGreaterThan(europe);
+    const both = await json('/api/v1/jobs?country=IE&location=london');
+    expect(both.data.map((j: { location: string }) => j.location)).toEqual([
+      'Dublin, Ireland; London, United Kingdom',
+    ]);
   });
 
   it('flags remote only the postings that are remote only: a hybrid one is not remote', async () => {

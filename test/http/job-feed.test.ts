@@ -56,6 +56,12 @@ describe('GET /jobs/feed.atom', () => {
       'search=agents&location=london&page=2': 'Jobs matching "agents" in london · Frontline',
       'client_facing=false&salary_min=100000&salary_currency=USD':
         'Jobs paying at least 100000 a year paid in USD · Frontline',
+      'region=europe': 'Jobs in Europe · Frontline',
+      'region=uk_ireland&role_category=fde':
+        'Forward deployed engineer jobs in the UK and Ireland · Frontline',
+      'country=DE,france': 'Jobs in Germany or France · Frontline',
+      'remote_scope=emea': 'Jobs remote within EMEA · Frontline',
+      'remote_scope=Worldwide&region=north_america': 'Jobs remote from anywhere in North America · Frontline',
     };
     for (const [query, title] of Object.entries(titles)) {
       expect(parseFeed((await t.get(`${FEED}?${query}`)).body).title, query).toBe(title);

@@ -85,6 +85,7 @@ describe('response serializers', () => {
       locations: [
         { name: 'London', city: 'London', region: null, country: 'GB', remote: false, remoteScope: null },
       ],
+      places: { countries: ['GB'], regions: ['emea', 'europe', 'uk_ireland'], remoteScopes: [] },
       source: 'greenhouse',
       firstSeenAt: '2026-11-20T10:00:00.000Z',
       lastSeenAt: '2026-11-21T10:00:00.000Z',

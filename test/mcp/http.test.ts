@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_CATEGORIES } from '../../src/catalog/vocabulary.js';
+import { REGION_IDS } from '../../src/sources/normalize/regions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { call, httpClient, listen, toolError } from './support.js';
 
@@ -71,6 +72,18 @@ describe('tools over Streamable HTTP at /mcp', () => {
       expect(props).toContain(name);
     }
     expect(tool?.outputSchema).toBeDefined();
+  });
+
+  it("offers search_jobs' place arguments, the regions as an enum", async () => {
+    const tool = (await anonymous.listTools()).tools.find((x) => x.name === 'search_jobs');
+    const props = (tool?.inputSchema.properties ?? {}) as Record<
+      string,
+      { enum?: string[]; description?: string }
+    >;
+    expect(props.region?.enum).toEqual([...REGION_IDS]);
+    expect(props.region?.enum).toEqual(expect.arrayContaining(['europe', 'emea', 'north_america', 'apac']));
+    expect(props.country?.description).toContain('ISO 3166-1 alpha-2');
+    expect(props.remote_scope?.description).toContain('worldwide');
   });
 
   it("offers search_jobs' token-only and delta-sync arguments to token callers alone", async () => {

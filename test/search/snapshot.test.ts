@@ -201,6 +201,9 @@ describe('snapshot file format', () => {
         payYearMax: i % 2 === 0 ? -1 : 150_000 + i,
         payCurrency: i % 2 === 0 ? null : 'USD',
         workplace: ['remote', 'hybrid', 'onsite', 'unknown'][i % 4]!,
+        countries: i % 3 === 0 ? '' : 'DE,FR',
+        regions: i % 3 === 0 ? '' : 'emea,europe',
+        remoteScopes: i % 2 === 0 ? 'worldwide' : '',
         vector: i % 11 === 0 ? null : vector(i),
       }));
       const companies = [

@@ -186,6 +186,13 @@ describe('watches', () => {
     expect((await t.get(`/api/v1/watches/${watch.id}`, t.token)).statusCode).toBe(404);
   });
 
+  it('accepts the place filters of GET /jobs and keeps them', async () => {
+    const filters = { region: 'europe', country: 'Germany,FR', remote_scope: 'emea' };
+    const watch = await createWatch({ url: `${HOOK}/places`, filters });
+    const read = await t.get(`/api/v1/watches/${watch.id}`, t.token);
+    expect(read.json().data.filters).toEqual(filters);
+  });
+
   it('refuses bad watches with a 400 naming the field', async () => {
     const post = (payload: Record<string, unknown>) =>
       t.request({ method: 'POST', url: '/api/v1/watches', payload, token: t.token });
@@ -195,6 +202,8 @@ describe('watches', () => {
       [{ url: `${HOOK}/x`, filters: { role_category: 'astronaut' } }, 'role_category'],
       [{ url: `${HOOK}/x`, filters: { company: 'Not A Slug!' } }, 'company'],
       [{ url: `${HOOK}/x`, filters: { remoteOnly: true } }, 'remoteOnly'],
+      [{ url: `${HOOK}/x`, filters: { region: 'atlantis' } }, 'region'],
+      [{ url: `${HOOK}/x`, filters: { country: 'Atlantis' } }, 'country'],
       [{}, 'url'],
     ] as const) {
       const res = await post(payload);

@@ -124,6 +124,12 @@ describe('pages', () => {
     }
   });
 
+  it('names the regions in their select as people do, the chosen one selected', async () => {
+    const res = await page('/jobs?region=uk_ireland');
+    expect(res.body).toMatch(/<option value="uk_ireland" selected[^>]*>UK and Ireland<\/option>/);
+    expect(res.body).toMatch(/<option value="north_america"[^>]*>North America<\/option>/);
+  });
+
   it('has no page among the API operations of the OpenAPI document', async () => {
     const doc = await t.get('/api/v1/openapi.json');
     const paths = Object.keys(doc.json().paths);
@@ -135,7 +141,15 @@ describe('pages', () => {
 
 describe('listings', () => {
   it('list the jobs GET /api/v1/jobs lists for the same filters, in the same order', async () => {
-    for (const q of ['', 'role_category=csm', 'client_facing=true&remote_only=true', 'location=london']) {
+    for (const q of [
+      '',
+      'role_category=csm',
+      'client_facing=true&remote_only=true',
+      'location=london',
+      'region=europe',
+      'country=germany,FR',
+      'remote_scope=emea',
+    ]) {
       const res = await page(`/jobs?${q}`);
       expect(res.statusCode, q).toBe(200);
       const { data, meta } = await api(`/jobs?${q}`);

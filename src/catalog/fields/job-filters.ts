@@ -14,6 +14,7 @@ import {
   RoleCategorySchema,
   slugParam,
 } from './params.js';
+import { country, region, remoteScope } from './place-filters.js';
 
 /**
  * The filters of GET /jobs, each declared once (see define.ts for what a declaration carries). To add a filter,
@@ -378,6 +379,9 @@ export const JOB_FILTERS = [
   location,
   remoteOnly,
   workplace,
+  country,
+  region,
+  remoteScope,
   department,
   posted,
   maxAge,

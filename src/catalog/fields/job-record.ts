@@ -50,6 +50,15 @@ export const JOB_RECORD = [
   { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },
   /** remote, hybrid, onsite or unknown (the remote flag is workplace = 'remote'). */
   { name: 'workplace', sql: 'j.workplace', type: 'text', shared: true },
+  /** The job's places (migration 0170) as comma-joined sorted codes; '' for none or not yet derived. */
+  { name: 'countries', sql: "coalesce(array_to_string(j.countries, ','), '')", type: 'text', shared: true },
+  { name: 'regions', sql: "coalesce(array_to_string(j.regions, ','), '')", type: 'text', shared: true },
+  {
+    name: 'remoteScopes',
+    sql: "coalesce(array_to_string(j.remote_scopes, ','), '')",
+    type: 'text',
+    shared: true,
+  },
 ] as const satisfies readonly RecordField[];
 
 type ValueOf<T extends FieldType> = T extends 'text'
@@ -88,6 +97,10 @@ export const JOB_CODED = [
   { name: 'posted', test: 'range', value: (a) => a.postedAtUs },
   { name: 'pay', test: 'range', value: (a) => a.payYearMax },
   { name: 'workplace', test: 'set', key: (a) => a.workplace },
+  // Several codes per job: a filter tests each distinct combination once (MaskBuilder.where).
+  { name: 'countries', test: 'set', key: (a) => a.countries || null },
+  { name: 'regions', test: 'set', key: (a) => a.regions || null },
+  { name: 'remoteScopes', test: 'set', key: (a) => a.remoteScopes || null },
 ] as const satisfies readonly CodedColumn[];
 
 type CodedColumn =

@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import { ScanThread } from '../../search/vectors/scan-thread.js';
 import { type Hit, type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
+import { LocationPlaces } from '../../sources/normalize/job-places.js';
+import { placeNamedBy } from '../../sources/normalize/regions.js';
 import { companyRecordOf, sameCompanyRecord } from '../fields/company-record.js';
 import {
   attrsOf,
@@ -312,23 +314,30 @@ export abstract class CatalogStore {
     else this.places.delete(location);
   }
 
-  /** The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`. */
+  /**
+   * The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`, or lie
+   * inside the region or country a term names ("europe": "berlin, germany").
+   */
   locationsWith(terms: readonly string[]): Set<string> {
     const out = new Set<string>();
-    for (const loc of this.places.keys()) if (terms.some((t) => loc.includes(t))) out.add(loc);
+    for (const loc of this.places.keys()) if (terms.some((t) => this.holds(loc, t))) out.add(loc);
     return out;
   }
 
-  /** Those of `terms` that occur in at least one active job's location (distinct locations are few). */
+  /** Those of `terms` that at least one active job's location holds (distinct locations are few). */
   placesMatching(terms: readonly string[]): string[] {
     return terms.filter((t) => {
-      for (const loc of this.places.keys()) if (loc.includes(t)) return true;
+      for (const loc of this.places.keys()) if (this.holds(loc, t)) return true;
       return false;
     });
   }
 
-  /** Whether some active job's location holds this word (3+ letters) as a whole word. */
+  private readonly areas = new LocationPlaces();
+  private holds = (loc: string, term: string) => loc.includes(term) || this.areas.inside(loc, term);
+
+  /** Whether some active job's location holds this word (3+ letters) as a whole word, or it names a region. */
   namesPlace(word: string): boolean {
+    if (placeNamedBy(word)) return true;
     if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
     const w = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
     for (const loc of this.places.keys()) if (w.test(loc)) return true;

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { postingUrl, webUrlOr } from '../../net/web-url.js';
+import { jobPlaces } from '../../sources/normalize/job-places.js';
 import { parseLocations } from '../../sources/normalize/locations.js';
 import type { Workplace } from '../../sources/normalize/workplace.js';
 import { jobChangedAt } from '../fields/job-filters.js';
@@ -307,6 +308,8 @@ export async function getJob(
     workplace: d.workplace,
     salary: d.salary,
     locations: parseLocations([d.location]),
+    // The function the writers store them with (jobs.countries, ...), over the same text.
+    places: jobPlaces(d.location),
     source: d.source,
     firstSeenAt: isoFromMicros(d.firstSeenAtUs),
     lastSeenAt: isoFromMicros(d.lastSeenAtUs),

@@ -1,4 +1,6 @@
 import { ROLE_LABELS, type RoleCategory } from '../../catalog/vocabulary.js';
+import { WORLDWIDE } from '../../sources/normalize/job-places.js';
+import { placeLabel } from '../../sources/normalize/regions.js';
 
 /**
  * A feed's title in words, from the listing's query: "Client-facing remote jobs at anthropic", "Forward deployed
@@ -9,6 +11,10 @@ import { ROLE_LABELS, type RoleCategory } from '../../catalog/vocabulary.js';
 const QUALIFIERS: Record<string, (value: string) => string> = {
   company: (v) => `at ${v}`,
   location: (v) => `in ${v}`,
+  country: (v) => `in ${v.split(',').map(placeLabel).join(' or ')}`,
+  region: (v) => `in ${placeLabel(v)}`,
+  remote_scope: (v) =>
+    v.toLowerCase() === WORLDWIDE ? 'remote from anywhere' : `remote within ${placeLabel(v)}`,
   search: (v) => `matching "${v}"`,
   department: (v) => `in ${v.split(',').join(' or ')}`,
   posted_since: (v) => `posted on or after ${v}`,

@@ -7,6 +7,7 @@ import {
   slugParam,
 } from '../../catalog/fields/params.js';
 import { TAG_DIMENSIONS } from '../../catalog/types.js';
+import { REGION_IDS } from '../../sources/normalize/regions.js';
 import { PAY_PERIODS } from '../../sources/normalize/salary.js';
 import { WORKPLACES } from '../../sources/normalize/workplace.js';
 
@@ -116,6 +117,25 @@ const JobLocationSchema = Type.Object(
   { description: 'One place of the posting, parsed where recognised (unrecognised parts are null)' },
 );
 
+/** What the country, region and remote_scope filters of GET /jobs match, derived from the locations. */
+const JobPlacesSchema = Type.Object(
+  {
+    countries: Type.Array(Type.String({ description: 'ISO 3166-1 alpha-2 code' }), {
+      description: 'Countries of the places, remote scopes included',
+      examples: [['DE']],
+    }),
+    regions: Type.Array(Type.Enum(REGION_IDS), {
+      description: 'Regions holding all of a place (a job remote within EMEA is in emea, not europe)',
+      examples: [['dach', 'emea', 'europe']],
+    }),
+    remoteScopes: Type.Array(Type.String(), {
+      description: 'Where the remote places are open: country codes, regions, or worldwide',
+      examples: [[]],
+    }),
+  },
+  { description: 'The places as the country, region and remote_scope filters match them' },
+);
+
 export const JobDetailSchema = Type.Object(
   {
     ...Type.Omit(JobListItemSchema, ['highlight', 'explain']).properties,
@@ -131,6 +151,7 @@ export const JobDetailSchema = Type.Object(
     locations: Type.Array(JobLocationSchema, {
       description: 'The places of `location`, de-duplicated, in the order stated',
     }),
+    places: JobPlacesSchema,
     source: Type.String({ description: 'Where the posting was collected: a job-board vendor, or sample' }),
     firstSeenAt: Timestamp('When the catalog first saw the posting'),
     lastSeenAt: Timestamp('When the catalog last saw the posting open'),

@@ -1,3 +1,4 @@
+import { placesParams } from '../../catalog/sql/job-places.js';
 import type { RoleCategory } from '../../catalog/types.js';
 import type { Queryable } from '../../db/port.js';
 import { type PostingFields, postingFields } from '../../sources/normalize/fields.js';
@@ -54,21 +55,24 @@ const UPSERT_POSTINGS = `WITH incoming AS (
      SELECT * FROM unnest($6::text[], $7::text[], $8::text[], $9::boolean[], $10::text[], $11::text[],
                           $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::numeric[],
                           $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-                          $23::timestamptz[], $24::text[])
+                          $23::timestamptz[], $24::text[], $25::text[], $26::text[], $27::text[])
        AS x(external_id, title, location, remote, department, role_category, url, description, salary, posted_at,
             salary_min, salary_max, salary_currency, salary_period, salary_source, classification_rule,
-            requisition_id, board_updated_at, workplace)
+            requisition_id, board_updated_at, workplace, countries, regions, remote_scopes)
    )
    INSERT INTO jobs AS j (company_id, company_name, source, external_id, title, location, remote, department,
                      role_category, url, description, salary, posted_at, first_seen_at, last_seen_at, active,
                      created_at, updated_at, board_id, salary_min, salary_max, salary_currency, salary_period,
-                     salary_source, classification_rule, requisition_id, board_posted_at, board_updated_at, workplace)
+                     salary_source, classification_rule, requisition_id, board_posted_at, board_updated_at, workplace,
+                     countries, regions, remote_scopes)
    SELECT $1, $2, $3, external_id, title, location, remote, department, role_category, url, description, salary,
           COALESCE(posted_at, $4), $4, $4, true, $4, $4, $5, salary_min, salary_max, salary_currency,
-          salary_period, salary_source, classification_rule, requisition_id, posted_at, board_updated_at, workplace
+          salary_period, salary_source, classification_rule, requisition_id, posted_at, board_updated_at, workplace,
+          string_to_array(countries, ','), string_to_array(regions, ','), string_to_array(remote_scopes, ',')
    FROM incoming
    ON CONFLICT (company_id, source, external_id) DO UPDATE SET
      title = EXCLUDED.title, location = EXCLUDED.location, remote = EXCLUDED.remote, workplace = EXCLUDED.workplace,
+     countries = EXCLUDED.countries, regions = EXCLUDED.regions, remote_scopes = EXCLUDED.remote_scopes,
      department = EXCLUDED.department, role_category = EXCLUDED.role_category, url = EXCLUDED.url,
      classification_rule = EXCLUDED.classification_rule,
      description = EXCLUDED.description, salary = EXCLUDED.salary, company_name = EXCLUDED.company_name,
@@ -120,6 +124,8 @@ function upsertParams(w: BoardWrite, unique: readonly ClassifiedPosting[], now: 
     unique.map((p) => cut(p.requisitionId, 200)),
     unique.map((p) => validDate(p.updatedAt)),
     fields.map((f) => f.workplace),
+    // The places derived from the location text as stored (the backfill derives them from the same text).
+    ...placesParams(fields.map((f) => cut(f.location, 500) ?? '')),
   ];
 }
 

@@ -75,7 +75,7 @@ export class QueryTermParser {
     const keep = tokens.map(() => true);
     const placeSet = new Set(places);
     for (let i = 0; i < tokens.length; i++) {
-      if (placeSet.has(expanded[i]!)) keep[i] = false;
+      if (placeSet.has(expanded[i]!) || placeSet.has(tokens[i]!)) keep[i] = false;
       const pair = i + 1 < tokens.length ? `${expanded[i]} ${expanded[i + 1]}` : undefined;
       if (pair !== undefined && placeSet.has(pair)) keep[i] = keep[i + 1] = false;
     }

@@ -1,5 +1,6 @@
 import type { RoleCategory } from '../../catalog/types.js';
-import { Analyzer, readLexicon } from '../embedders/static.js';
+import { placeNamedBy } from '../../sources/normalize/regions.js';
+import { Analyzer, rawTokens, readLexicon } from '../embedders/static.js';
 
 /**
  * Small, explicit query understanding: role words of the role taxonomy ("forward deployed", "FDE", "deployment
@@ -28,9 +29,15 @@ export class QueryUnderstanding {
     const terms = new Set<string>();
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]!;
-      if (t.length >= 3 && !NOT_PLACES.has(t)) terms.add(t);
+      if ((t.length >= 3 && !NOT_PLACES.has(t)) || placeNamedBy(t)) terms.add(t);
       const next = tokens[i + 1];
       if (next !== undefined) terms.add(`${t} ${next}`);
+    }
+    // Region and country words as typed too: the lexicon spells "emea" as "europe", yet EMEA is more than Europe.
+    const typed = rawTokens(query);
+    for (let i = 0; i < typed.length; i++) {
+      const pair = i + 1 < typed.length ? `${typed[i]} ${typed[i + 1]}` : undefined;
+      for (const w of [typed[i]!, pair]) if (w !== undefined && placeNamedBy(w)) terms.add(w);
     }
     return [...terms];
   }

@@ -1,5 +1,7 @@
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
+import { LocationPlaces } from '../../sources/normalize/job-places.js';
+import { placeNamedBy } from '../../sources/normalize/regions.js';
 import { wordsOf } from '../keyword-index/lexemes.js';
 import { type Correction, Spelling } from '../query/spelling.js';
 
@@ -69,18 +71,22 @@ export class SqlVocabulary {
     return { text, corrections: fixes.map((f) => f.c) };
   }
 
-  /** Those of `terms` some active job's location holds. */
+  /** Those of `terms` some active job's location holds (or lies inside: "europe" holds "berlin, germany"). */
   placesMatching(terms: readonly string[]): string[] {
-    return terms.filter((t) => this.places.some((p) => p.includes(t)));
+    return terms.filter((t) => this.places.some((p) => this.holds(p, t)));
   }
 
-  /** The distinct locations (lower case) holding any of `terms`. */
+  /** The distinct locations (lower case) holding any of `terms`, or inside the region or country one names. */
   locationsWith(terms: readonly string[]): string[] {
-    return this.places.filter((p) => terms.some((t) => p.includes(t)));
+    return this.places.filter((p) => terms.some((t) => this.holds(p, t)));
   }
 
-  /** Whether some active job's location holds the word (3+ letters) as a whole word. */
+  private readonly areas = new LocationPlaces();
+  private holds = (place: string, term: string) => place.includes(term) || this.areas.inside(place, term);
+
+  /** Whether some active job's location holds the word (3+ letters) as a whole word, or it names a region. */
   namesPlace = (word: string): boolean => {
+    if (placeNamedBy(word)) return true;
     if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
     const whole = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
     return this.places.some((p) => whole.test(p));

@@ -229,6 +229,14 @@ export const COUNTRIES: ReadonlyMap<string, string> = new Map(
   ]),
 );
 
+/** Country names and the abbreviations boards write ("uk", "usa"), lower case → code; bare codes are not in it. */
+export const COUNTRY_NAMES_INDEX: ReadonlyMap<string, string> = new Map(
+  Object.entries(COUNTRY_NAMES).flatMap(([code, names]) => names.map((n) => [lower(n), code] as const)),
+);
+
+/** A country's display name by ISO code ("DE" → "Germany"). */
+export const countryName = (code: string): string | undefined => COUNTRY_NAMES[code]?.[0];
+
 export const CITY_INDEX: ReadonlyMap<string, City> = new Map(
   CITIES.flatMap(([names, region, country]) => {
     const city = (names[0] ?? '').replace(/, [A-Z]{2}$/, '');

@@ -1,4 +1,5 @@
 import type { JobListItem } from '../../catalog/types.js';
+import { REGION_NAMES } from '../../sources/normalize/regions.js';
 import { FilterForm, type ParamSchema } from '../components/filter-form.js';
 import { FollowSearch } from '../components/follow-search.js';
 import { type JobCards, JobList } from '../components/job-list.js';
@@ -95,7 +96,7 @@ export function JobsView(props: { ctx: PageContext; data: JobsData }) {
           action="/jobs"
           params={data.params}
           values={data.values}
-          optionLabels={{ role_category: ROLE_LABELS }}
+          optionLabels={{ role_category: ROLE_LABELS, region: REGION_NAMES }}
           optionCounts={{ role_category: data.roleCounts }}
           keep={data.values.sort ? [['sort', data.values.sort]] : []}
         />
