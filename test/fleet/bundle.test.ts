@@ -44,14 +44,14 @@ describe('the bundled service (npm run build)', () => {
     const out = await runCli(['tokens', 'create', '--name', 'bundle-test'], env, join(outdir, 'main.js'));
     secret = /secret[^:]*:\s*(\S+)/.exec(out)?.[1];
     service = await startService(env, { entry: join(outdir, 'main.js') });
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await service?.stop();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(outdir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('migrates, loads the sample catalog and serves listings, details, search and the reference', async () => {
     const ready = await fetch(`${service.url}/readyz`);
