@@ -1,10 +1,10 @@
 /**
  * Crash point for the crash tests, preloaded into a `frontline` child process (`node --import tsx --import
- * <this file>`). When the file named by CRASH_AT_STEP_FILE holds a step name, the first step of that name this
- * process executes is killed with SIGKILL right after its body returned and before DBOS wrote its checkpoint:
- * the step's writes are committed but the engine does not know, so recovery must run the step again, and only
- * idempotent steps leave no duplicates. The file is renamed to `<file>.fired` first, so the process started
- * after the crash (which preloads this too) runs the step normally.
+ * <this file> <entry>`, test/support/service-entry.ts). When the file named by CRASH_AT_STEP_FILE holds a step
+ * name, the first step of that name this process executes is killed with SIGKILL right after its body returned
+ * and before DBOS wrote its checkpoint: the step's writes are committed but the engine does not know, so recovery
+ * must run the step again, and only idempotent steps leave no duplicates. The file is renamed to `<file>.fired`
+ * first, so the process started after the crash (which preloads this too) runs the step normally.
  *
  * It wraps DBOS.runStep, the one call through which the engine (src/pipeline/engine/dbos-engine.ts) runs every
  * step; nothing else of the service is touched.
