@@ -134,8 +134,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Preload of crash tests: kills the process right after a named step's body (see crash-at-step.ts). */
-export const CRASH_AT_STEP = fileURLToPath(new URL('../support/crash-at-step.ts', import.meta.url));
+/** Preload of crash tests: kills the process right after a named step's body (see crash-at-step.mjs). */
+export const CRASH_AT_STEP = fileURLToPath(new URL('../support/crash-at-step.mjs', import.meta.url));
 
 export interface Child {
   url: string;
@@ -246,7 +246,7 @@ export interface RunView {
  * The shared setup of the crash tests: fake sites and ATS, an optional gate in front of some hosts, one database
  * that outlives the processes (a PGlite data directory, or with TEST_DATABASE_URL a fresh PostgreSQL database),
  * and `frontline serve` children that all run under the same worker id, so a restarted child recovers the runs
- * of the one killed before it. Every child preloads the crash point (test/support/crash-at-step.ts), disarmed
+ * of the one killed before it. Every child preloads the crash point (test/support/crash-at-step.mjs), disarmed
  * until `armCrash` names a step.
  */
 export interface CrashHarness {

@@ -11,9 +11,9 @@ export const SERVICE_ENTRY_ENV = 'FRONTLINE_TEST_ENTRY';
 
 const SOURCES = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
-/** Node's arguments before the command: preloads (`--import`, TypeScript ones through tsx), then the entry. */
+/** Node's arguments before the command: preloads (`--import`; tsx first for a TypeScript one), then the entry. */
 export function serviceArgs(preload: readonly string[] = []): string[] {
   const built = process.env[SERVICE_ENTRY_ENV];
-  const loaders = built && preload.length === 0 ? [] : ['tsx'];
+  const loaders = built && !preload.some((p) => p.endsWith('.ts')) ? [] : ['tsx'];
   return [...[...loaders, ...preload].flatMap((m) => ['--import', m]), built || SOURCES];
 }
