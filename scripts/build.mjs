@@ -16,7 +16,7 @@
 // the exit code still says it failed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -84,7 +84,8 @@ export async function bundle(outdir) {
         name: 'swagger-ui-dirname',
         setup(b) {
           b.onLoad({ filter: /[\\/]node_modules[\\/]@fastify[\\/]swagger-ui[\\/].*\.js$/ }, (args) => {
-            const pkgDir = `${ROOT}node_modules/@fastify/swagger-ui`;
+            // Real path: esbuild hands over resolved paths, and node_modules may be a link (a worktree's, pnpm's).
+            const pkgDir = realpathSync(`${ROOT}node_modules/@fastify/swagger-ui`);
             const sub = JSON.stringify(relative(pkgDir, dirname(args.path)));
             const dir = `require('node:path').join(require('node:path').dirname(require.resolve('@fastify/swagger-ui')), ${sub})`;
             return { contents: `var __dirname = ${dir};\n${readFileSync(args.path, 'utf8')}`, loader: 'js' };

@@ -54,7 +54,7 @@ describe('migrations', () => {
   it.skipIf(!serverUrl())(
     'serializes processes that migrate an empty database at the same moment',
     async () => {
-      t = await freshDatabase();
+      t = await freshDatabase(serverUrl(), { empty: true });
       const url = t.url as string;
       const racers = Array.from(
         { length: 6 },
@@ -95,7 +95,7 @@ describe('migrations', () => {
           waiting = migrate(other, [...shipped, pending]).finally(() => {
             settled = true;
           });
-          await expect.poll(() => lockWaiters(t as TestDatabase), { timeout: 60_000, interval: 50 }).toBe(1);
+          await expect.poll(() => lockWaiters(t as TestDatabase), { interval: 50 }).toBe(1);
           expect(settled).toBe(false);
         });
         // Once the lock is released the pending file goes in.

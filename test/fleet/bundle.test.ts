@@ -9,9 +9,11 @@ import { freshDatabase, freshDataDir, serverUrl, type TestDatabase } from '../su
 import { runCli, type ServiceProcess, startService } from '../support/fleet.js';
 
 /**
- * What `npm run build` produces is what production runs (npm start, the bench, the image): the esbuild bundle,
- * not the sources tsx runs in every other test. Built here into a directory of its own inside the package (its
- * paths resolve from the package root) and started as a real process, on whichever database this pass uses.
+ * What `npm run build` produces is what production runs (npm start, the bench, the image): the esbuild bundle.
+ * Built here by the build's own function into a directory of its own inside the package (its paths resolve from
+ * the package root), with a token minted through it first, and started as a real process, on whichever database
+ * this pass uses. The other tests' children run the suite's bundle of the same sources (service-entry.ts in
+ * test/support).
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -44,14 +46,14 @@ describe('the bundled service (npm run build)', () => {
     const out = await runCli(['tokens', 'create', '--name', 'bundle-test'], env, join(outdir, 'main.js'));
     secret = /secret[^:]*:\s*(\S+)/.exec(out)?.[1];
     service = await startService(env, { entry: join(outdir, 'main.js') });
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await service?.stop();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(outdir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('migrates, loads the sample catalog and serves listings, details, search and the reference', async () => {
     const ready = await fetch(`${service.url}/readyz`);

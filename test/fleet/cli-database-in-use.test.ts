@@ -3,8 +3,9 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDataDir, serverUrl } from '../support/db.js';
+import { freshDataDirWithVectors, serverUrl } from '../support/db.js';
 import { type ServiceProcess, startService } from '../support/fleet.js';
+import { serviceArgs } from '../support/service-entry.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -18,7 +19,7 @@ interface Outcome {
 /** `frontline <args>` as a real process; resolves with its exit code and output, whatever the code. */
 async function cli(args: string[], env: Record<string, string>): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...serviceArgs(), ...args], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -47,7 +48,7 @@ describe.skipIf(serverUrl())('CLI commands on the embedded database', () => {
   let server: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    dataDir = await freshDataDir();
+    dataDir = await freshDataDirWithVectors();
     env = { DATA_DIR: dataDir };
   });
   afterAll(async () => {

@@ -35,7 +35,7 @@ describe.skipIf(!enabled)(
     const cleanups: (() => Promise<void>)[] = [];
     afterAll(async () => {
       for (const c of cleanups.reverse()) await c().catch(() => {});
-    }, 60_000);
+    });
 
     async function setUp(): Promise<{ database: TestDatabase; proxy: TcpProxy; databaseUrl: string }> {
       const database = await freshDatabase();
@@ -55,7 +55,7 @@ describe.skipIf(!enabled)(
         LOG_LEVEL: 'info',
       });
       cleanups.push(() => api.stop());
-      await expect.poll(() => api.output(), { timeout: 120_000 }).toContain('workflow engine launched');
+      await expect.poll(() => api.output()).toContain('workflow engine launched');
       const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
       const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
         const res = await fetch(`${api.url}${path}`, {
@@ -114,7 +114,7 @@ describe.skipIf(!enabled)(
       expect(api.child.exitCode).toBeNull();
 
       await proxy.heal();
-      await expect.poll(async () => (await onboard()).status, { timeout: 60_000, interval: 200 }).toBe(202);
+      await expect.poll(async () => (await onboard()).status, { interval: 200 }).toBe(202);
       expect((await families['workflow status']!()).status).toBe(200);
       expect((await families['watches: list']!()).status).toBe(200);
       expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
@@ -150,19 +150,15 @@ describe.skipIf(!enabled)(
         );
 
       // Refused: the start waits for the database, saying so.
-      await alive(
-        expect.poll(output, { timeout: 120_000 }).toContain('start: the database is unavailable; retrying'),
-      );
+      await alive(expect.poll(output).toContain('start: the database is unavailable; retrying'));
       // Then accepted but dropped over and over, every open connection at once each time the clients have sent
       // 4 KB, as a server restarting again and again does: the catalog opens between drops (its statements are
       // small) and the server listens, while the workflow engine's launch (DBOS's migrations of its own tables,
       // whose DDL is larger, under the lock held on a pooled connection) loses its connections until the heal.
       await proxy.dropEvery(4_096);
-      await alive(expect.poll(status('/healthz'), { timeout: 120_000, interval: 200 }).toBe(200));
+      await alive(expect.poll(status('/healthz'), { interval: 200 }).toBe(200));
       await alive(
-        expect
-          .poll(output, { timeout: 120_000 })
-          .toMatch(/workflow engine launch: the database is unavailable; retrying/),
+        expect.poll(output).toMatch(/workflow engine launch: the database is unavailable; retrying/),
       );
       const dropsBeforeHeal = proxy.drops;
       // Refused while the engine may still be launching: a request that needs it is answered, not held.
@@ -180,8 +176,8 @@ describe.skipIf(!enabled)(
       expect(Number(onboard.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       await proxy.heal();
 
-      await alive(expect.poll(status('/readyz'), { timeout: 180_000, interval: 250 }).toBe(200));
-      await alive(expect.poll(output, { timeout: 180_000 }).toContain('workflow engine launched'));
+      await alive(expect.poll(status('/readyz'), { interval: 250 }).toBe(200));
+      await alive(expect.poll(output).toContain('workflow engine launched'));
       expect(child.exitCode).toBeNull();
       const log = output();
       const retries = log.split('\n').filter((l) => l.includes('the database is unavailable; retrying'));

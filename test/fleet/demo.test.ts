@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -21,6 +21,11 @@ describe('npm run demo', () => {
   const demo = (env: Record<string, string>) => {
     const tmp = mkdtempSync(join(tmpdir(), 'frontline-demo-test-'));
     dirs.push(tmp);
+    // tsx keeps its compile cache in TMPDIR (tsx-<uid>): linked to this process's, so the demo does not compile
+    // every source file again. It is not the demo's data, which is all the test looks for in the directory.
+    const cache = `tsx-${process.geteuid?.() ?? userInfo().username}`;
+    mkdirSync(join(tmpdir(), cache), { recursive: true });
+    symlinkSync(join(tmpdir(), cache), join(tmp, cache));
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', '--exit'], {
       cwd: ROOT,
       env: {

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { startLine } from '../../src/runtime/start-line.js';
-import { freshDataDir, serverUrl } from '../support/db.js';
+import { freshDataDirWithVectors, serverUrl } from '../support/db.js';
 import { type ServiceProcess, startService } from '../support/fleet.js';
 
 /**
@@ -18,7 +18,7 @@ describe.skipIf(serverUrl())('the start greeting on the embedded database (a rea
   });
 
   it('says where the site is and what was loaded, and prints a first token the running server accepts', async () => {
-    dataDir = await freshDataDir();
+    dataDir = await freshDataDirWithVectors();
     service = await startService({ DATA_DIR: dataDir, SAMPLE_DATA: '1' });
     while (!/secret is shown this once: \S+\n/.test(service.output())) {
       if (service.child.exitCode !== null) throw new Error(service.output().slice(-4000));

@@ -74,7 +74,7 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     expect(await logged('workflow engine launched')).toMatch(/"ms":\d+,"msg":"workflow engine launched"/);
     await service.stop();
     expect(await service.exited).toBe(0);
-  }, 120_000);
+  });
 
   it('exits with status 1 and the cause in its log when the engine cannot launch', async () => {
     const own = await freshDataDir();
@@ -95,5 +95,5 @@ describe.skipIf(serverUrl())('frontline serve and its workflow engine', () => {
     }
     expect(output).toContain('workflow engine could not launch');
     expect(output).toContain('FRONTLINE_ROLE=api needs a PostgreSQL server');
-  }, 120_000);
+  });
 });

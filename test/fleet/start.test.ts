@@ -32,7 +32,7 @@ describe('npm start: build only when needed', () => {
     writeFileSync(hashFile, `${'0'.repeat(64)}\n`);
     expect(await ensureBuilt()).toMatch(/\(the sources changed since the last build\)/);
     expect(await ensureBuilt()).toBe('');
-  }, 120_000);
+  });
 
   it('starts the bundle without a type-check (that is npm run build and CI)', () => {
     const scripts = (

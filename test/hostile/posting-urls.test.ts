@@ -101,7 +101,7 @@ beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   })();
-}, 60_000);
+});
 afterAll(async () => {
   await t?.close();
   await fx?.close();

@@ -367,12 +367,12 @@ describe('retries and politeness', () => {
     const all = Promise.all(
       Array.from({ length: 5 }, () => c.request('https://acme.test/slow', { kind: 'api' })),
     );
-    await expect.poll(() => held.length, { timeout: 30_000, interval: 10 }).toBe(2);
+    await expect.poll(() => held.length, { interval: 10 }).toBe(2);
     // Two requests are held at the server; the other three wait for a slot (a slot taken is a start spaced by a
     // sleep after the first), so only one spacing sleep has been asked for.
     expect(c.sleeps.slice(sleepsBefore)).toEqual([500]);
     held.shift()?.end('ok');
-    await expect.poll(() => held.length, { timeout: 30_000, interval: 10 }).toBe(2);
+    await expect.poll(() => held.length, { interval: 10 }).toBe(2);
     expect(c.sleeps.slice(sleepsBefore)).toEqual([500, 1000]);
     releasing = true;
     for (const res of held.splice(0)) res.end('ok');

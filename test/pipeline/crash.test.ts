@@ -16,7 +16,7 @@ import {
  * TEST_DATABASE_URL, on PostgreSQL. Two ways to die:
  *  - in the middle of an outbound request of the scrape step (a gate holds the vendor's answer);
  *  - in every step in turn, right after the step's body committed its writes and before the engine recorded
- *    the step as done (test/support/crash-at-step.ts): recovery must run that step again, so this is where a
+ *    the step as done (test/support/crash-at-step.mjs): recovery must run that step again, so this is where a
  *    step that is not idempotent would duplicate rows.
  * Each restart boots a real `frontline serve` from the TypeScript sources; the file takes about a minute on two
  * cores, so it runs with the default suite like the other crash tests.

@@ -69,7 +69,7 @@ it.skipIf(!serverUrl())(
         if (s !== 'succeeded') expect(['enqueued', 'running']).toContain(s);
         return s;
       };
-      await expect.poll(status, { timeout: 300_000, interval: 100 }).toBe('succeeded');
+      await expect.poll(status, { interval: 100 }).toBe('succeeded');
     }
     const db = database?.db;
     const executors = await db?.query<{ executor_id: string; n: number }>(
@@ -91,7 +91,7 @@ it.skipIf(!serverUrl())(
         const jobs = await call(api.url, 'GET', `/api/v1/jobs?company=${c}&limit=50`, TOKEN);
         return (jobs.json.meta as { total: number }).total;
       };
-      await expect.poll(total, { timeout: 120_000, interval: 100 }).toBe(40);
+      await expect.poll(total, { interval: 100 }).toBe(40);
     }
     const dup = await db?.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM (SELECT source, external_id FROM jobs GROUP BY 1, 2 HAVING count(*) > 1) d',

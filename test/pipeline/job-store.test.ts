@@ -70,7 +70,7 @@ const rows = async () =>
 beforeAll(async () => {
   t = await freshDatabase();
   db = t.db;
-  // A server database starts empty (the embedded template is already migrated).
+  // Already migrated (test/support/db.ts); a second run of the migrations finds nothing to do.
   await migrate(db);
   company = await addCompany(db, { name: 'Acme', domain: 'acme-store.ai' }, T0);
   await db.transaction((tx) =>

@@ -48,7 +48,7 @@ describe('frontline track --dry-run', () => {
         boards: [{ vendor: 'rippling', board: 'delta-cloud' }],
       },
     ]);
-  }, 120_000);
+  });
 
   it('TRACK_VENDORS=all keeps every vendor; --vendor, --category and --limit narrow the selection', async () => {
     const all = JSON.parse(
@@ -60,7 +60,7 @@ describe('frontline track --dry-run', () => {
     expect(ai.map((e: { domain: string }) => e.domain)).toEqual(['alpha.example']);
     const only = JSON.parse((await dryRun(['--json', '--only', 'zdelta.example,gamma.example'])).out);
     expect(only.map((e: { domain: string }) => e.domain)).toEqual(['gamma.example', 'zdelta.example']);
-  }, 120_000);
+  });
 
   it('names a domain not in the registry, an unknown vendor and a bad TRACK_VENDORS, and fails', async () => {
     const missing = await dryRun(['--only', 'nosuch.example']);
@@ -72,5 +72,5 @@ describe('frontline track --dry-run', () => {
     const policy = await dryRun([], { TRACK_VENDORS: 'greenhouse,taleo' });
     expect(policy.code).toBe(2);
     expect(policy.out).toContain('TRACK_VENDORS must be');
-  }, 120_000);
+  });
 });

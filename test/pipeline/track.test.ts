@@ -36,7 +36,7 @@ beforeAll(async () => {
   world = await startTrackWorld(registry, { postings: POSTINGS });
   if (process.env.TEST_DATABASE_URL) database = await freshDatabase();
   else dataDir = await freshDataDirWithVectors();
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const c of children) await c.kill9().catch(() => {});

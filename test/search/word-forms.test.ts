@@ -47,7 +47,7 @@ beforeAll(async () => {
     now,
   );
   await t.deps.searchParts.indexer.catchUp();
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -5,6 +5,7 @@ import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { serviceArgs } from './service-entry.js';
 
 /**
  * Helpers for multi-process tests: real `frontline` processes (never in-process apps), a round-robin HTTP proxy
@@ -34,8 +35,8 @@ export interface ServiceProcess {
   output(): string;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   exited: Promise<number | string>;
-  /** SIGTERM, then SIGKILL if it has not exited within graceMs. */
-  stop(graceMs?: number): Promise<void>;
+  /** SIGTERM, then the exit (no SIGKILL on a timer: how the process stops is what some tests assert). */
+  stop(): Promise<void>;
 }
 
 const baseEnv = (): Record<string, string> => ({
@@ -45,13 +46,10 @@ const baseEnv = (): Record<string, string> => ({
   HOST: '127.0.0.1',
 });
 
-/**
- * How a test runs the service: from the sources through tsx (default), or a built entry file (the bundle test).
- */
-const command = (entry: string | undefined): string[] =>
-  entry ? [entry] : ['--import', 'tsx', 'src/main.ts'];
+/** How a test runs the service: the run's bundle or the sources (service-entry.ts), or a given entry file. */
+const command = (entry: string | undefined): string[] => (entry ? [entry] : serviceArgs());
 
-/** `node --import tsx src/main.ts <args>` with exactly the given environment (nothing inherited but PATH/HOME). */
+/** `node <entry> <args>` with exactly the given environment (nothing inherited but PATH/HOME). */
 export function spawnFrontline(args: string[], env: Record<string, string>, entry?: string): ChildProcess {
   return spawn(process.execPath, [...command(entry), ...args], {
     cwd: ROOT,
@@ -75,7 +73,7 @@ export function trackOutput(child: ChildProcess): { output: () => string; exited
   return { output: () => out, exited };
 }
 
-type StartOptions = { command?: 'serve' | 'worker'; readyTimeoutMs?: number; entry?: string };
+type StartOptions = { command?: 'serve' | 'worker'; entry?: string };
 
 /**
  * Starts `frontline serve` (or worker) and waits until /healthz answers (workers: until the log says started).
@@ -102,26 +100,20 @@ async function startOnce(env: Record<string, string>, opts: StartOptions): Promi
   const child = spawnFrontline([command], { PORT: String(port), ...env }, opts.entry);
   const { output, exited } = trackOutput(child);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 240_000);
   let dead = false;
   void exited.then(() => {
     dead = true;
   });
-  const stop = async (graceMs = 15_000) => {
+  const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited;
-    clearTimeout(timer);
   };
   const proc: ServiceProcess = { url, port, child, output, exited, stop };
   if (command === 'worker') return proc;
+  // Healthy, or dead: no deadline of its own, the test's timeout bounds a start that hangs.
   for (;;) {
     if (dead) throw new Error(`frontline ${command} exited during start:\n${output().slice(-4000)}`);
-    if (Date.now() > deadline) {
-      await stop(1_000);
-      throw new Error(`frontline ${command} not healthy in time:\n${output().slice(-4000)}`);
-    }
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
       () => false,
@@ -209,9 +201,7 @@ export interface ThrowawayPostgres {
 /** initdb/pg_ctl run as the postgres user when we are root (initdb refuses to run as root). */
 async function asPostgres(cmd: string, args: string[]): Promise<void> {
   const root = process.getuid?.() === 0;
-  await run(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args, {
-    timeout: 60_000,
-  });
+  await run(root ? 'runuser' : cmd, root ? ['-u', 'postgres', '--', cmd, ...args] : args);
 }
 
 /**
@@ -224,7 +214,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   await run('chmod', ['777', dir]);
   await asPostgres(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   const port = await freePort();
-  const pgCtl = (args: string[]) => asPostgres(`${PG_BIN}/pg_ctl`, ['-D', data, ...args]);
+  // pg_ctl's wait (-w) gives up after 60 s by default; a day leaves the test's timeout the only bound.
+  const pgCtl = (args: string[]) => asPostgres(`${PG_BIN}/pg_ctl`, ['-D', data, '-t', '86400', ...args]);
   const start = () =>
     pgCtl([
       '-l',
@@ -260,7 +251,6 @@ export async function startThrowawayRedis(): Promise<{ url: string; port: number
     },
   );
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  const deadline = Date.now() + 10_000;
   for (;;) {
     const up = await new Promise<boolean>((ok) => {
       const s = createNetServer();
@@ -268,7 +258,7 @@ export async function startThrowawayRedis(): Promise<{ url: string; port: number
       s.listen(port, '127.0.0.1', () => s.close(() => ok(false)));
     });
     if (up) break;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    if (child.exitCode !== null) throw new Error('redis-server exited during start');
     await pause(50);
   }
   return {

@@ -90,7 +90,7 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
     base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
@@ -262,5 +262,5 @@ describe.skipIf(!runnable)('the site in Chromium', () => {
     await shoot('company', `/companies/${job.company.slug}`);
     await shoot('trends', '/trends');
     expect(foreign).toEqual([]);
-  }, 120_000);
+  });
 });

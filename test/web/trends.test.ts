@@ -176,7 +176,7 @@ describe('newly hiring on the trends page', () => {
       token: app.token,
     });
     expect(res.statusCode).toBe(202);
-    const view = await app.deps.pipeline.engine.waitFor(res.json().data.workflowId, 120_000);
+    const view = await app.deps.pipeline.engine.waitFor(res.json().data.workflowId);
     expect(view.status).toBe('succeeded');
   }
 

@@ -311,8 +311,8 @@ export class DbosEngine implements WorkflowEngine {
 
   async states(workflowIds: readonly string[]): Promise<Map<string, RunState>> {
     if (workflowIds.length === 0) return new Map();
-    const rows = await this.whileReachable((client) =>
-      client.listWorkflows({ workflowIDs: [...workflowIds] }),
+    const rows = await this.whileReachable((c) =>
+      c.listWorkflows({ workflowIDs: [...workflowIds], loadInput: false }),
     );
     return new Map(rows.map((row) => [row.workflowID, runStateOf(row)]));
   }
