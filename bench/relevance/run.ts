@@ -72,7 +72,8 @@ async function runSet(
 ): Promise<SetResult> {
   const config = parseConfig(process.env);
   const now = Date.UTC(2026, 10, 22, 12);
-  const db = await PgliteDb.open(undefined);
+  // pgvector where the database ranks too, as a process searching in the database loads it (src/db/open.ts).
+  const db = await PgliteDb.open(undefined, { vector: READ_MODELS.sql });
   try {
     await migrate(db);
     const { jobs, companies } = await load(db, catalog, now);

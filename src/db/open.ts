@@ -6,7 +6,12 @@ import type { Db } from './port.js';
 export async function openDb(
   config: Pick<
     Config,
-    'databaseUrl' | 'dataDir' | 'databasePoolSize' | 'databaseStatementTimeoutMs' | 'embeddedCacheMb'
+    | 'databaseUrl'
+    | 'dataDir'
+    | 'databasePoolSize'
+    | 'databaseStatementTimeoutMs'
+    | 'embeddedCacheMb'
+    | 'search'
   >,
 ): Promise<Db> {
   if (config.databaseUrl) {
@@ -18,5 +23,5 @@ export async function openDb(
       statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
   }
-  return PgliteDb.open(config.dataDir, { cacheMb: config.embeddedCacheMb });
+  return PgliteDb.open(config.dataDir, { cacheMb: config.embeddedCacheMb, vector: config.search === 'sql' });
 }

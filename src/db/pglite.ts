@@ -13,6 +13,9 @@ import { type Db, isWriteStatement, type Queryable, type QueryOptions, type Row 
  * A data directory can be open in one process only; a pid lock file turns a second opener's silent corruption
  * into a clear error.
  */
+/** A data directory's mark that pgvector was loaded into it (see open). */
+const VECTOR_MARKER = 'pgvector';
+
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   writeGeneration = 0;
@@ -25,8 +28,14 @@ export class PgliteDb implements Db {
   /**
    * dataDir undefined = in-memory (tests). cacheMb sets shared_buffers: PostgreSQL's default 128 MB sits inside
    * the WASM heap, which never shrinks, and pages it does not hold are one file read away in the OS page cache.
+   * vector loads pgvector (search ranked in the database wants it); a data directory that once had it keeps
+   * loading it, since its tables may hold vector columns that every later write needs the extension for. Without
+   * it writes skip the HNSW upkeep, which the in-memory search has no use for.
    */
-  static async open(dataDir: string | undefined, opts: { cacheMb?: number } = {}): Promise<PgliteDb> {
+  static async open(
+    dataDir: string | undefined,
+    opts: { cacheMb?: number; vector?: boolean } = {},
+  ): Promise<PgliteDb> {
     let lockFile: string | undefined;
     let dir: string | undefined;
     if (dataDir !== undefined) {
@@ -44,9 +53,12 @@ export class PgliteDb implements Db {
         ...(opts.cacheMb ? ['-c', `shared_buffers=${opts.cacheMb}MB`] : []),
       ];
       if (dir !== undefined) await initDataDir(dir, startParams);
-      const vector = await pgliteVector();
+      const marker = dataDir === undefined ? undefined : join(resolve(dataDir), VECTOR_MARKER);
+      const vector =
+        opts.vector || (marker !== undefined && existsSync(marker)) ? await pgliteVector() : undefined;
       const extensions = { pg_trgm, ...(vector && { vector }) };
       const pg = await PGlite.create(dir ?? 'memory://', { extensions, startParams });
+      if (vector && marker !== undefined) writeFileSync(marker, '');
       return new PgliteDb(pg, lockFile);
     } catch (err) {
       if (lockFile) rmSync(lockFile, { force: true });

@@ -165,7 +165,7 @@ async function writeCatalog(jobs: Job[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ vector: true });
   for (let i = 0; i < 3; i++) {
     const name = `Prop Co ${i}`;
     const c = await addCompany(t.deps.db, { name, domain: `prop-co-${i}.example` }, t.clock.now());

@@ -38,11 +38,12 @@ export interface TestAppOptions {
   app?: AppOptions;
   /** Runs before app.ready(): hooks a test adds to watch the app. */
   beforeReady?: (app: FastifyInstance) => void;
+  /** Load pgvector into the embedded database though the app searches in memory (a test of both models). */
+  vector?: boolean;
 }
 
 /** A full app on a fresh database, driven through the real HTTP surface with app.inject. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const database = await freshDatabase();
   // Tests raise the rate limits unless they are about rate limits, so unrelated tests never hit 429.
   const config = parseConfig({
     ...(opts.defaultRateLimits
@@ -65,6 +66,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...(process.env.TEST_SEARCH ? { SEARCH: process.env.TEST_SEARCH } : {}),
     ...opts.env,
   });
+  // pgvector in the embedded database where search ranks in it (as src/db/open.ts loads it), or where asked.
+  const database = await freshDatabase(undefined, { vector: opts.vector || config.search === 'sql' });
   const clock = opts.clock ?? new TestClock();
   const deps = await createDeps(config, {
     db: database.db,

@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { PgliteDb } from '../../src/db/pglite.js';
-import { pgliteVector } from '../../src/db/pglite-vector.js';
 import type { Db } from '../../src/db/port.js';
 import { PostgresDb } from '../../src/db/postgres.js';
 import { cachePath, loadWordVectors } from '../../src/search/embedders/word-vectors.js';
@@ -45,9 +44,7 @@ function migrationsHash(): string {
  * parallel workers racing to build it never see a half-written template.
  */
 async function pgliteTemplate(): Promise<string> {
-  // Migrations create pgvector's columns only where the embedded database offers it (src/db/pglite-vector.ts).
-  const vector = (await pgliteVector()) ? '-vector' : '';
-  const dir = join(tmpdir(), `frontline-pglite-template-${migrationsHash()}${vector}`);
+  const dir = join(tmpdir(), `frontline-pglite-template-${migrationsHash()}`);
   if (existsSync(join(dir, 'pgdata', 'PG_VERSION'))) return dir;
   const building = mkdtempSync(join(tmpdir(), 'frontline-pglite-build-'));
   const db = await PgliteDb.open(building);
@@ -133,17 +130,18 @@ async function createFromTemplate(admin: pg.Client, name: string, template: stri
 
 /**
  * A fresh database, migrated (the PGlite template, or on the server a clone of the server's template), unless
- * `empty` asks for a database no migration ran on (server only: a test of migrating an empty database).
+ * `empty` asks for a database no migration ran on (server only: a test of migrating an empty database). `vector`
+ * loads pgvector into the embedded database, as a process searching in the database does (src/db/open.ts).
  */
 export async function freshDatabase(
   base = serverUrl(),
-  opts: { statementTimeoutMs?: number; empty?: boolean } = {},
+  opts: { statementTimeoutMs?: number; empty?: boolean; vector?: boolean } = {},
 ): Promise<TestDatabase> {
   if (!base) {
     const dir = mkdtempSync(join(tmpdir(), 'frontline-test-db-'));
     cpSync(await pgliteTemplate(), dir, { recursive: true });
     rmSync(join(dir, 'frontline.pid'), { force: true });
-    const db = await PgliteDb.open(dir);
+    const db = await PgliteDb.open(dir, { vector: opts.vector });
     return {
       db,
       url: undefined,

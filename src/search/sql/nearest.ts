@@ -2,10 +2,11 @@ import { companyFilterSql } from '../../catalog/filters.js';
 import type { CompanyFilters, JobFilters } from '../../catalog/types.js';
 import type { Db } from '../../db/port.js';
 import { jobWhere, type Within } from './job-queries.js';
+import { ensureVectorColumns } from './vector-columns.js';
 
 /**
  * Nearest neighbours in the database, with pgvector: the embeddings' `vec` column and its HNSW indexes exist
- * only where migration 0163 or 0174 found the extension. Without it search ranked in the database has no semantic
+ * only where the database offers the extension (migration 0163, or vector-columns.ts when a search starts). Without it search ranked in the database has no semantic
  * list (keyword lists only; docs/deployment.md says what that costs). The bundled embedder's 100 dimensions are
  * served by the HNSW index (the query names the indexed expression and its partial predicate literally);
  * embeddings of other dimensions are compared exactly.
@@ -77,12 +78,14 @@ export class NearestRows {
   }
 
   private supported(): Promise<Support> {
-    this.support ??= this.db
-      .query<Support>(
-        `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+    this.support ??= ensureVectorColumns(this.db)
+      .then(() =>
+        this.db.query<Support>(
+          `SELECT EXISTS (SELECT 1 FROM information_schema.columns
                          WHERE table_name = 'job_embeddings' AND column_name = 'vec') AS vectors,
                 coalesce((SELECT string_to_array(extversion, '.')::int[] >= '{0,8}'
                             FROM pg_extension WHERE extname = 'vector'), false) AS iterative`,
+        ),
       )
       .then((r) => r[0] ?? { vectors: false, iterative: false });
     return this.support;

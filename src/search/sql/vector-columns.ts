@@ -1,8 +1,28 @@
--- Nearest neighbours for a database that gained pgvector after 0163 ran without it (the embedded database offers
--- `vector` where @electric-sql/pglite-pgvector is installed, src/db/pglite-vector.ts; a server where the extension
--- was installed later): the vector column derived from each stored embedding and the HNSW indexes of 0163, each
--- created only where missing. Where the server still offers no `vector`, nothing changes and search ranked in the
--- database stays keyword-only.
+import type { Db } from '../../db/port.js';
+
+/**
+ * The embeddings' pgvector columns, made where the database offers `vector` and they are missing: a PostgreSQL
+ * server that gained the extension after migration 0163 ran without it, or an embedded data directory first
+ * opened for in-memory search (which loads no `vector`) and now opened for search ranked in the database. Each
+ * embedding (little-endian IEEE-754 float32 bytea) becomes a generated `vec` column, indexed with HNSW for the
+ * bundled embedder's 100 dimensions. Idempotent; processes starting together take turns on an advisory lock.
+ * Where the database offers no `vector`, nothing changes and search ranked in it stays keyword-only.
+ */
+export async function ensureVectorColumns(db: Db): Promise<void> {
+  // Checked first, without a lock: once the columns exist, a start takes no ALTER TABLE lock at all.
+  const [state] = await db.query<{ offered: boolean; made: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS offered,
+            (SELECT count(*) = 2 FROM information_schema.columns
+              WHERE table_name IN ('job_embeddings', 'company_embeddings') AND column_name = 'vec') AS made`,
+  );
+  if (!state?.offered || state.made) return;
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('frontline:vector-columns'))`);
+    await tx.query(VECTOR_COLUMNS);
+  });
+}
+
+const VECTOR_COLUMNS = `
 DO $$
 DECLARE
   t text;
@@ -35,4 +55,4 @@ BEGIN
                       USING hnsw ((vec::vector(100)) vector_cosine_ops) WHERE dims = 100', t || '_hnsw_100_idx', t);
   END LOOP;
 END
-$$;
+$$`;
