@@ -201,7 +201,7 @@ export class HybridSearch implements SearchService {
     const plan =
       this.mode === 'semantic'
         ? { query: q, text: q, corrections: [], named: [] }
-        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.namesPlace(w));
+        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.places.namesPlace(w));
     const vector =
       this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(plan.text)) : undefined;
     // A company + role query also ranks the company's jobs by what it asks of it ("solutions").
@@ -231,11 +231,11 @@ export class HybridSearch implements SearchService {
     const index = this.opts.index;
     const hybrid = this.mode === 'hybrid';
     const masks = index.jobMasks(filters);
-    const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
+    const places = hybrid ? index.places.placesMatching(this.understanding.locationTerms(plan.text)) : [];
     const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
     // The distinct locations naming a place, once, at first use: a set lookup per job, not a test per place.
     let atPlaces: Set<string> | undefined;
-    const locations = () => (atPlaces ??= index.locationsWith(places));
+    const locations = () => (atPlaces ??= index.places.locationsWith(places));
     const remote = places.includes('remote');
     const atPlace = (a: { remote: boolean; location: string }) =>
       (remote && a.remote) || locations().has(a.location);

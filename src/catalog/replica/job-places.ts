@@ -1,0 +1,44 @@
+/**
+ * The distinct locations of the replica's active jobs (lower case, as JobAttrs.location), each with how many jobs
+ * have it: query understanding reads them to tell place words from other words.
+ */
+export class JobPlaces {
+  private readonly counts = new Map<string, number>();
+
+  add(location: string): void {
+    this.counts.set(location, (this.counts.get(location) ?? 0) + 1);
+  }
+
+  remove(location: string): void {
+    const n = (this.counts.get(location) ?? 0) - 1;
+    if (n > 0) this.counts.set(location, n);
+    else this.counts.delete(location);
+  }
+
+  clear(): void {
+    this.counts.clear();
+  }
+
+  /** The distinct locations that contain any of `terms`. */
+  locationsWith(terms: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (const loc of this.counts.keys()) if (terms.some((t) => loc.includes(t))) out.add(loc);
+    return out;
+  }
+
+  /** Those of `terms` that occur in at least one location (distinct locations are few). */
+  placesMatching(terms: readonly string[]): string[] {
+    return terms.filter((t) => {
+      for (const loc of this.counts.keys()) if (loc.includes(t)) return true;
+      return false;
+    });
+  }
+
+  /** Whether some location holds this word (3+ letters) as a whole word. */
+  namesPlace(word: string): boolean {
+    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
+    const w = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
+    for (const loc of this.counts.keys()) if (w.test(loc)) return true;
+    return false;
+  }
+}
