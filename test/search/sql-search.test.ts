@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * With SEARCH=sql and READ_MODEL=sql a process holds no replica of the catalog: search is ranked in the database
@@ -9,7 +10,6 @@ import { startTestApp, type TestApp } from '../support/app.js';
  */
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SEARCH: 'sql', READ_MODEL: 'sql' } });
@@ -22,31 +22,24 @@ beforeAll(async () => {
     [globex, 'Globex Data', 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
     [globex, 'Globex Data', 'Customer Success Manager', 'csm', 'New York, NY'],
   ] as const;
-  await addJobs(
-    t.deps.db,
-    jobs.map(([c, companyName, title, roleCategory, location], i) => ({
+  await addSearchJobs(
+    t,
+    jobs.map(([c, companyName, title, roleCategory, location]) => ({
       companyId: c.id,
       companyName,
       title,
       roleCategory,
       location,
-      remote: location.startsWith('Remote'),
-      postedAt: new Date(now - (i + 1) * HOUR),
     })),
-    now,
   );
-  await t.deps.searchParts.indexer.catchUp();
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
 });
 
-const titles = async (url: string) => {
-  const res = await t.get(url, null);
-  expect(res.statusCode).toBe(200);
-  return (res.json().data as { title?: string; name?: string }[]).map((d) => d.title ?? d.name);
-};
+const titles = async (url: string) =>
+  (await listed<{ title?: string; name?: string }>(t, url)).map((d) => d.title ?? d.name);
 
 describe('search ranked in the database', () => {
   it('holds no replica of the catalog', () => {

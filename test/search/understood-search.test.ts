@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleCategory } from '../../src/catalog/types.js';
-import { addCompany, addJobs } from '../catalog/fixtures.js';
+import { addCompany } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * Job search that understands what a query asks: the places it names ("solutions engineer london", "remote
@@ -17,7 +18,6 @@ interface Item {
 }
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -38,31 +38,23 @@ beforeAll(async () => {
     ['Forward Deployed Engineer', 'fde', 'New York, NY'],
     ['Sales Engineer', 'sales_engineer', 'Austin, TX'],
   ];
-  await addJobs(
-    t.deps.db,
-    jobs.map(([title, roleCategory, location], i) => ({
+  await addSearchJobs(
+    t,
+    jobs.map(([title, roleCategory, location]) => ({
       companyId: acme.id,
       companyName: 'Acme Cloud',
       title,
       roleCategory,
       location,
-      remote: location.startsWith('Remote'),
-      postedAt: new Date(now - (i + 1) * HOUR),
     })),
-    now,
   );
-  await t.deps.searchParts.indexer.catchUp();
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
 });
 
-async function search(query: string): Promise<Item[]> {
-  const res = await t.get(`/api/v1/jobs?search=${encodeURIComponent(query)}`, null);
-  expect(res.statusCode).toBe(200);
-  return res.json().data as Item[];
-}
+const search = (query: string) => listed<Item>(t, `/api/v1/jobs?search=${encodeURIComponent(query)}`);
 const where = (i: Item | undefined) => i && `${i.title} @ ${i.location}`;
 
 describe('places', () => {
