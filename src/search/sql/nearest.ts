@@ -37,23 +37,28 @@ export class NearestRows {
     n: number,
     minScore: number,
   ): Promise<string[]> {
-    const where = jobWhere(filters, within, 4);
-    const distance = distanceSql(v.length);
-    const rows = await this.db.query<{ id: string; d: number }>(
-      `SELECT e.job_id AS id, ${distance} AS d FROM job_embeddings e JOIN jobs j ON j.id = e.job_id
-        WHERE e.model = $1 AND e.dims = ${v.length} AND ${where.sql}
-        ORDER BY ${distance} LIMIT $3`,
-      [this.model(), literal(v), n, ...where.params],
-    );
-    return rows.filter((r) => 1 - r.d >= minScore).map((r) => r.id);
+    const from = 'job_embeddings e JOIN jobs j ON j.id = e.job_id';
+    return this.nearest(from, 'e.job_id', jobWhere(filters, within, 4), v, n, minScore);
   }
 
   /** Companies passing the filters nearest to the vector, at least `minScore` cosine. */
   async companies(v: Float32Array, filters: CompanyFilters, n: number, minScore: number): Promise<string[]> {
-    const where = companyFilterSql(filters, 4);
+    const from = 'company_embeddings e JOIN companies c ON c.id = e.company_id';
+    return this.nearest(from, 'e.company_id', companyFilterSql(filters, 4), v, n, minScore);
+  }
+
+  /** The ids (`id` over `from`, embeddings `e`) passing `where` ($4 on), nearest to `v` first. */
+  private async nearest(
+    from: string,
+    id: string,
+    where: { sql: string; params: unknown[] },
+    v: Float32Array,
+    n: number,
+    minScore: number,
+  ): Promise<string[]> {
     const distance = distanceSql(v.length);
     const rows = await this.db.query<{ id: string; d: number }>(
-      `SELECT e.company_id AS id, ${distance} AS d FROM company_embeddings e JOIN companies c ON c.id = e.company_id
+      `SELECT ${id} AS id, ${distance} AS d FROM ${from}
         WHERE e.model = $1 AND e.dims = ${v.length} AND ${where.sql}
         ORDER BY ${distance} LIMIT $3`,
       [this.model(), literal(v), n, ...where.params],
