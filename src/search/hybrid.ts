@@ -64,10 +64,9 @@ export interface HybridSearchOptions {
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
 /**
- * Job shortlists kept: ~0.55 KB of RSS each (the key, and the rows as int32 slots of the index), ~4.5 MB when
- * full, about what 2,048 kept as id arrays held (~1.9 KB each). On the catalog bench's 10,000-URL search row
- * (6,669 distinct searches) 2,048 were evicted before their next page or repeat came: alternating runs answered
- * 1,219–1,775 req/s with 2,048 and 1,825–2,602 with 8,192 (docs/search.md).
+ * Job shortlists kept (the key, and the rows as int32 slots of the index): about what a quarter as many held as
+ * id arrays. On the catalog bench's search row a quarter as many were evicted before their next page or repeat
+ * came, and the row answered fewer requests a second (docs/search.md).
  */
 const SHORTLIST_CACHE_SIZE = 8_192;
 

@@ -109,7 +109,7 @@ export class CatalogStore {
       this.jobs.reserve(snap.jobCount, snap.dims);
       // Requests arriving during a restart's warm-up (answered from the database meanwhile) get a turn at least
       // every LOAD_SLICE_MS: a fixed count of rows per turn made the first answer after a restart wait behind
-      // slices of ~20–90 ms (5,000 jobs; all 5,000 companies in one).
+      // long slices.
       let sliceStart = performance.now();
       let i = 0;
       const due = () => (++i & 127) === 0 && performance.now() - sliceStart >= LOAD_SLICE_MS;
@@ -249,8 +249,8 @@ export class CatalogStore {
   }
 
   /**
-   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: 5,000
-   * companies with ~7 tags each otherwise hold ~35k copies of a few hundred tags (~6 MB).
+   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: the
+   * companies otherwise hold a copy of a few hundred tags each time one is attached.
    */
   private tag(t: TagRef): { ref: TagRef; key: string } {
     const key = `${t.dimension}:${t.slug}`;

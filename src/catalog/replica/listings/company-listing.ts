@@ -40,7 +40,7 @@ export class CompanyListing {
   private order: [string, CompanyAttrs][] = [];
   /**
    * Bumped by every company change the index applies (told through its listener): the order, its sets and facet
-   * keys are rebuilt when it moved, not on every job change (the index's own generation), which cost ~50 ms each.
+   * keys are rebuilt when it moved, not on every job change (the index's own generation), each a costly rebuild.
    */
   private companiesChanged = 0;
   private orderGeneration = -1;
@@ -151,8 +151,8 @@ export class CompanyListing {
 
   /**
    * Each company facet's keys by position in the order, made once per order: a facet count then reads them
-   * instead of deriving every company's keys again (an array and a string per tag; at 5,000 companies and six
-   * facets ~1 MB of garbage a request, whose collections were the tail of these requests).
+   * instead of deriving every company's keys again (an array and a string per tag: garbage on every request,
+   * whose collections were the tail of these requests).
    */
   private facetKeys(): (readonly string[])[][] {
     if (this.keysGeneration !== this.orderGeneration) {
