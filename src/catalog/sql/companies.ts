@@ -30,7 +30,7 @@ export function companyListItem(id: string, r: CompanyListFields, tags: CompanyT
 
 const DIMENSION_ORDER = new Map<string, number>(TAG_DIMENSIONS.map((d, i) => [d, i]));
 
-/** Tags of the given companies, each list ordered by dimension (spec order) then value. */
+/** Tags of the given companies, each list ordered by dimension (TAG_DIMENSIONS order) then value. */
 export async function tagsOf(
   db: Queryable,
   companyIds: readonly string[],
@@ -47,7 +47,7 @@ export async function tagsOf(
   return out;
 }
 
-/** Orders tags by dimension (spec order), in place and stably: within one, the order given (lower(value), slug). */
+/** Orders tags by dimension (TAG_DIMENSIONS order), in place and stably: within one, the order given (lower(value), slug). */
 export function sortTagsByDimension(tags: CompanyTag[]): CompanyTag[] {
   return tags.sort(
     (a, b) => (DIMENSION_ORDER.get(a.dimension) ?? 0) - (DIMENSION_ORDER.get(b.dimension) ?? 0),
