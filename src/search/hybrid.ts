@@ -1,4 +1,5 @@
-import { type CatalogReplica, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-replica.js';
+import { companyPredicate } from '../catalog/filters.js';
+import type { CatalogReplica, JobAttrs } from '../catalog/replica/catalog-replica.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { rawTokens, readLexicon } from './embedders/static.js';

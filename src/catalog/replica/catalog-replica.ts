@@ -1,6 +1,7 @@
 import type { Db } from '../../db/port.js';
 import type { VectorIndex } from '../../search/vectors/vector-index.js';
 import type { JobAttrs } from '../fields/job-record.js';
+import type { JobPlaces } from '../job-places.js';
 import type { JobFilters } from '../types.js';
 import {
   type CatalogReplicaOptions,
@@ -13,7 +14,6 @@ import {
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
 import type { JobCodes, RowMasks } from './job-columns.js';
-import type { JobPlaces } from './job-places.js';
 import * as feed from './sync/feed-reads.js';
 import { JobVersions } from './sync/job-versions.js';
 import {
@@ -39,10 +39,7 @@ import {
  */
 
 export type { JobAttrs } from '../fields/job-record.js';
-export { tsvRows } from '../fields/tsv.js';
-export { companyPredicate } from '../filters.js';
 export type { CatalogReplicaOptions, CompanyAttrs } from './catalog-rows.js';
-export { vectorToBytes } from './catalog-rows.js';
 
 export class CatalogReplica {
   private seen = 0;
@@ -78,8 +75,6 @@ export class CatalogReplica {
   private readonly now: () => number;
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
-  /** Kept only where a full re-read can happen (it is what the re-read compares). */
-  private readonly versions: JobVersions | undefined;
   /** The rows, which this replica keeps current; the read surface below is theirs. */
   private readonly store: CatalogStore;
   readonly jobCodes: JobCodes;
@@ -95,8 +90,9 @@ export class CatalogReplica {
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
-    if (this.lagMs > 0 || Number.isFinite(this.fullReloadMs)) this.versions = new JobVersions();
-    this.store = new CatalogStore(db, opts, this.versions);
+    // Versions are kept only where a full re-read can happen (they are what it compares).
+    const rereads = this.lagMs > 0 || Number.isFinite(this.fullReloadMs);
+    this.store = new CatalogStore(db, opts, rereads ? new JobVersions() : undefined);
     this.jobCodes = this.store.jobCodes;
     this.jobs = this.store.jobs;
     this.companies = this.store.companies;
@@ -211,11 +207,10 @@ export class CatalogReplica {
     const reread = this.reread;
     if (reread === undefined || !chunk) return;
     const started = performance.now();
-    const t = { db: this.db, opts: this.opts, store: this.store, versions: this.versions };
     this.reread =
       reread.table === 'companies'
-        ? await rereadCompanyChunk(t, reread.after)
-        : await rereadJobChunk(t, reread);
+        ? await rereadCompanyChunk(this.store, reread.after)
+        : await rereadJobChunk(this.store, reread);
     // The chunk's time: its round's part and, for jobs, the version read before it.
     const took = performance.now() - started + (reread.readMs ?? 0);
     if (this.reread !== undefined) this.scheduleChunk(this.opts.rereadPauseMs ?? REREAD_PAUSE_FACTOR * took);

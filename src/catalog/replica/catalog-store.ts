@@ -15,6 +15,7 @@ import {
   sameRecord,
 } from '../fields/job-record.js';
 import { tsvRows } from '../fields/tsv.js';
+import { JobPlaces } from '../job-places.js';
 import type { JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
@@ -31,7 +32,6 @@ import {
   ZERO_UUID,
 } from './catalog-rows.js';
 import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
-import { JobPlaces } from './job-places.js';
 import { readSnapshot, writeSnapshot } from './sync/index-snapshot.js';
 import type { JobVersions } from './sync/job-versions.js';
 
@@ -62,10 +62,10 @@ export class CatalogStore {
   generation = 0;
 
   constructor(
-    private readonly db: Db,
-    private readonly opts: CatalogReplicaOptions,
+    readonly db: Db,
+    readonly opts: CatalogReplicaOptions,
     /** The change-feed version of each job held, kept where a full re-read compares them. */
-    private readonly versions?: JobVersions,
+    readonly versions?: JobVersions,
   ) {
     const minRows = opts.scanThreadRows ?? 0;
     this.scans =

@@ -1,3 +1,4 @@
+import { JobPlaces } from '../../catalog/job-places.js';
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
 import { wordsOf } from '../keyword-index/lexemes.js';
@@ -18,7 +19,8 @@ export class SqlVocabulary {
   private spelling = new Spelling();
   private frequencies = new Map<string, number>();
   private sorted: string[] = [];
-  private places: string[] = [];
+  /** The distinct locations of active jobs. */
+  places = new JobPlaces();
   private version: number | undefined;
   private rows = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -69,23 +71,6 @@ export class SqlVocabulary {
     return { text, corrections: fixes.map((f) => f.c) };
   }
 
-  /** Those of `terms` some active job's location holds. */
-  placesMatching(terms: readonly string[]): string[] {
-    return terms.filter((t) => this.places.some((p) => p.includes(t)));
-  }
-
-  /** The distinct locations (lower case) holding any of `terms`. */
-  locationsWith(terms: readonly string[]): string[] {
-    return this.places.filter((p) => terms.some((t) => p.includes(t)));
-  }
-
-  /** Whether some active job's location holds the word (3+ letters) as a whole word. */
-  namesPlace = (word: string): boolean => {
-    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
-    const whole = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
-    return this.places.some((p) => whole.test(p));
-  };
-
   private prefixFrequency(prefix: string): number {
     let lo = 0;
     let hi = this.sorted.length;
@@ -131,7 +116,8 @@ export class SqlVocabulary {
     this.spelling = spelling;
     this.frequencies = frequencies;
     this.sorted = [...frequencies.keys()].sort();
-    this.places = places.map((p) => p.place);
+    this.places = new JobPlaces();
+    for (const p of places) this.places.add(p.place);
     this.version = version;
     this.rows = texts.length;
     this.loadedAt = this.now();

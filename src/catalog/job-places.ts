@@ -1,6 +1,7 @@
 /**
- * The distinct locations of the replica's active jobs (lower case, as JobAttrs.location), each with how many jobs
- * have it: query understanding reads them to tell place words from other words.
+ * The distinct locations of active jobs (lower case), each with how many jobs have it: query understanding reads
+ * them to tell place words from other words, over the replica or, with search ranked in the database, over the
+ * locations it read.
  */
 export class JobPlaces {
   private readonly counts = new Map<string, number>();
@@ -35,10 +36,10 @@ export class JobPlaces {
   }
 
   /** Whether some location holds this word (3+ letters) as a whole word. */
-  namesPlace(word: string): boolean {
+  namesPlace = (word: string): boolean => {
     if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
     const w = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
     for (const loc of this.counts.keys()) if (w.test(loc)) return true;
     return false;
-  }
+  };
 }
