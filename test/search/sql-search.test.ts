@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, addJobs } from '../catalog/fixtures.js';
+import { addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { addSearchJobs, listed } from './search-jobs.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * With SEARCH=sql and READ_MODEL=sql a process holds no replica of the catalog: search is ranked in the database
@@ -13,25 +13,14 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SEARCH: 'sql', READ_MODEL: 'sql' } });
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Anthropic', domain: 'anthropic.com' }, now);
-  const globex = await addCompany(t.deps.db, { name: 'Globex Data', domain: 'globex.com' }, now);
-  const jobs = [
-    [acme, 'Anthropic', 'Solutions Architect', 'solutions_engineer', 'London, United Kingdom'],
-    [acme, 'Anthropic', 'Security Engineer', 'engineering', 'San Francisco, CA'],
-    [globex, 'Globex Data', 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
-    [globex, 'Globex Data', 'Customer Success Manager', 'csm', 'New York, NY'],
-  ] as const;
-  await addSearchJobs(
-    t,
-    jobs.map(([c, companyName, title, roleCategory, location]) => ({
-      companyId: c.id,
-      companyName,
-      title,
-      roleCategory,
-      location,
-    })),
-  );
+  const acme = await addSearchCompany(t, 'Anthropic', 'anthropic.com');
+  const globex = await addSearchCompany(t, 'Globex Data', 'globex.com');
+  await addSearchJobs(t, [
+    [acme, 'Solutions Architect', 'solutions_engineer', 'London, United Kingdom'],
+    [acme, 'Security Engineer', 'engineering', 'San Francisco, CA'],
+    [globex, 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
+    [globex, 'Customer Success Manager', 'csm', 'New York, NY'],
+  ]);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleCategory } from '../../src/catalog/types.js';
-import { addCompany } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { addSearchJobs, listed } from './search-jobs.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * Job search that understands what a query asks: the places it names ("solutions engineer london", "remote
@@ -21,8 +20,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Acme Cloud', domain: 'acme.dev' }, now);
+  const acme = await addSearchCompany(t, 'Acme Cloud', 'acme.dev');
   // Listed newest first: each search's intended job is older than the ones it must outrank.
   const jobs: [string, RoleCategory, string][] = [
     ['Solutions Engineer', 'solutions_engineer', 'San Francisco, CA'],
@@ -40,13 +38,7 @@ beforeAll(async () => {
   ];
   await addSearchJobs(
     t,
-    jobs.map(([title, roleCategory, location]) => ({
-      companyId: acme.id,
-      companyName: 'Acme Cloud',
-      title,
-      roleCategory,
-      location,
-    })),
+    jobs.map((j) => [acme, ...j]),
   );
 }, 120_000);
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleCategory } from '../../src/catalog/types.js';
 import { joinWordForms } from '../../src/search/query/word-forms.js';
-import { addCompany } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { addSearchJobs, listed } from './search-jobs.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * Words as people type them: a compound hyphenated, spaced or joined ("Pre-Sales", "pre sales", "presales";
@@ -15,8 +14,7 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Acme Cloud', domain: 'acme.dev' }, now);
+  const acme = await addSearchCompany(t, 'Acme Cloud', 'acme.dev');
   // Listed newest first: the jobs each search must find are older than those that merely share a word.
   const jobs: [string, RoleCategory][] = [
     ['Sales Manager', 'sales'],
@@ -35,12 +33,7 @@ beforeAll(async () => {
   ];
   await addSearchJobs(
     t,
-    jobs.map(([title, roleCategory]) => ({
-      companyId: acme.id,
-      companyName: 'Acme Cloud',
-      title,
-      roleCategory,
-    })),
+    jobs.map((j) => [acme, ...j]),
   );
 }, 120_000);
 
