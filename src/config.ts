@@ -307,8 +307,8 @@ function readServingSettings(r: Reader) {
       maxWaitMs: r.int('SEARCH_MAX_WAIT_MS', 1_000, 1, 60_000),
     },
     // A second core does the job scans' kernel; with one core the thread would only take turns with the loop.
-    // On the embedded database too: the idle workflow engine does not load DBOS, and the thread's ~10 MB fits
-    // the 500 MB the 100k catalog bench allows (docs/search.md).
+    // On the embedded database too: the idle workflow engine does not load DBOS, and the thread's memory fits
+    // what the 100k catalog bench allows (docs/search.md).
     searchScanThreadRows: r.int('SEARCH_SCAN_THREAD_ROWS', availableParallelism() > 1 ? 20_000 : 0, 0, 1e9),
   } satisfies Partial<Config>;
 }

@@ -64,8 +64,8 @@ async function startServer(config: Config): Promise<RunningServer> {
   const token = await firstToken(config, deps);
   const greeting = [startLine(config, url, totals), token].filter(Boolean).join('\n');
   // Capped from here, once listening: the index load's garbage at V8's own heuristic set the process's RSS peak
-  // on a first start (~560 MB at 100k jobs), and capped from the very start, loading modules and the database
-  // collected about twice as often (a restart's first answer ~0.1 s later).
+  // on a first start, and capped from the very start, loading modules and the database collected about twice as
+  // often (a restart's first answer came later; docs/performance.md).
   limitHeapGrowth(config.heapGrowingPercent);
   // After listen: a restart answers catalog reads at once (from the database) while the catalog replica loads.
   const searchWarmed = deps.searchParts.warm();
@@ -80,7 +80,7 @@ async function startServer(config: Config): Promise<RunningServer> {
   const startupTasks = warmed.then(async () => {
     // Stopped before the index was in (a SIGTERM right after a start): nothing to launch into a closed database.
     if (stopping) return;
-    // The collection's pause (~90 ms at 100k jobs) lands on the requests that waited for the load, not later ones.
+    // The collection's pause lands on the requests that waited for the load, not later ones.
     if (config.heapGrowingPercent > 0) collectAfterLoad();
     deps.startEmbeddingCatchUp();
     try {

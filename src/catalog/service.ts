@@ -21,7 +21,7 @@ export interface CatalogServiceOptions {
   search: CatalogSearch;
   /** Injected wall clock in ms: decides what "today" means for stats. */
   now: () => number;
-  /** Size of a search shortlist (spec: 100 for every tier). */
+  /** Size of a search shortlist (100 for every tier). */
   shortlist: number;
 }
 

@@ -21,7 +21,7 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export const isClientFacing = (category: RoleCategory): boolean =>
   (CLIENT_FACING_CATEGORIES as readonly string[]).includes(category);
 
-/** A tag as attached to a company (spec: `{ dimension, value, slug }`). */
+/** A tag as attached to a company (`{ dimension, value, slug }`). */
 export interface CompanyTag {
   dimension: TagDimension;
   value: string;
@@ -30,7 +30,7 @@ export interface CompanyTag {
 
 export type { PostingLocation, SalaryRange };
 
-/** GET /jobs item: exactly the spec's fields. */
+/** GET /jobs item: exactly the documented fields (docs/catalog.md). */
 export interface JobListItem {
   id: string;
   title: string;
@@ -91,7 +91,7 @@ export interface JobDetail extends Omit<JobListItem, 'company'> {
   };
 }
 
-/** GET /companies item: exactly the spec's fields. */
+/** GET /companies item: exactly the documented fields (docs/catalog.md). */
 export interface CompanyListItem {
   id: string;
   name: string;

@@ -1,4 +1,4 @@
-/** Vocabulary of the catalog (spec section 2): role and company categories, tag dimensions. */
+/** Vocabulary of the catalog (docs/catalog.md): role and company categories, tag dimensions. */
 
 export const CLIENT_FACING_CATEGORIES = [
   'fde',

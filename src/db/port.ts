@@ -11,7 +11,7 @@ export type Row = Record<string, unknown>;
 export interface QueryOptions {
   /**
    * Keeps the statement prepared under this name (lower-case identifier), so the database parses and plans it
-   * once: on PGlite, planning was ~0.4 ms of a ~1 ms primary-key read. A name must always come with the same SQL.
+   * once: on PGlite, planning was a large share of a primary-key read. A name must always come with the same SQL.
    * Ignored inside transactions.
    */
   name?: string;

@@ -20,7 +20,7 @@ export class PostgresDb implements Db {
       max: opts.poolSize,
       statement_timeout: opts.statementTimeoutMs,
       // No JIT: the service's queries are short, and the planner's overestimates made PostgreSQL compile some of
-      // them (20–30 ms of JIT on a 10 ms delta-sync page at a million jobs, docs/performance.md).
+      // them, which cost more than the queries themselves (docs/performance.md).
       options: '-c jit=off',
       // Fail fast while the server is down instead of queueing requests behind a dead socket.
       connectionTimeoutMillis: 3_000,

@@ -55,14 +55,14 @@ type Validator = ReturnType<ValidatorCompiler>;
  * a failed validation's `errors` off the function it was given, so the wrapper carries the compiled one's over.
  *
  * The validators that serve skip Ajv's check of each schema against the JSON Schema meta-schema: compiling the
- * meta-schema's own validator took ~50 ms, and would land on a restart's first request. The check still runs,
+ * meta-schema's own validator is slow, and would land on a restart's first request. The check still runs,
  * in compileAll: each schema is compiled again on a second Ajv with Fastify's options unchanged, so a malformed
  * schema fails the start as before. That Ajv is dropped once compileAll is done.
  */
 export function deferredValidatorFactory(deferred: DeferredCompiles): ValidatorFactory {
   const serving = AjvCompiler();
   return (externalSchemas, options) => {
-    // The Ajv instances themselves (~10 ms each, with every shared schema added) are built on first use, too.
+    // The Ajv instances themselves (costly, with every shared schema added) are built on first use, too.
     const servingOptions = (coerce: boolean) =>
       ({
         ...options,

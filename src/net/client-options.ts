@@ -23,7 +23,7 @@ export interface ClientOptions {
    * Operators bound how long one slow or hostile server can hold a workflow step (OUTBOUND_TIMEOUT_CAP_MS).
    */
   timeoutCapMs?: number;
-  /** Default decompressed body cap, bytes (default 5 MiB: the largest ATS boards are ~3 MB of JSON). */
+  /** Default decompressed body cap, bytes (default 5 MiB, above the largest ATS boards' JSON). */
   maxBytes?: number;
   /** Redirect hops followed (default 5, docs/sources.md). */
   maxRedirects?: number;

@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 /**
- * The research dossier (spec section 2, "Research dossier"): one TypeBox schema that validates provider output,
+ * The research dossier (docs/research.md): one TypeBox schema that validates provider output,
  * types the code and documents the response in the OpenAPI document. Every fact a provider could not establish is
  * null (or an empty list), never a guess.
  */

@@ -21,7 +21,7 @@ export function limitHeapGrowth(percent: number): void {
 /**
  * One full collection now, so the cap above applies from what is live once a start's load is done. Otherwise the
  * old generation's next limit is the one V8 set during the load (from the load's garbage, at its own heuristic),
- * and the first minutes of traffic ran ~100 MB above the steady state. `gc` is exposed to a fresh context only,
+ * and the first minutes of traffic ran well above the steady state. `gc` is exposed to a fresh context only,
  * for this one call; the process's own global never gains it.
  */
 export function collectAfterLoad(): void {

@@ -4,8 +4,8 @@
  * set them (test/fleet/malloc-env.test.ts keeps those in step with this list), and `serve` logs which are missing.
  *
  * - MALLOC_ARENA_MAX=2: without it every thread that allocates (V8's compiler and GC helpers, libuv's pool)
- *   gets its own 64 MB-aligned arena, and freed memory stays in them: ~100 MB of the service's RSS was in such
- *   arenas after start-up.
+ *   gets its own arena, and freed memory stays in them: much of the service's RSS after start-up was in such
+ *   arenas (docs/deployment.md, Memory).
  * - MALLOC_MMAP_THRESHOLD_=131072: pins the threshold above which blocks are mapped on their own and returned
  *   to the system when freed. By default glibc raises it to the largest block freed so far (up to 32 MB), so
  *   after the start-up's big reads (the search snapshot's header) every later large buffer came from the

@@ -10,7 +10,7 @@ import { type AppError, ShedError } from '../errors.js';
  *
  * Job search now runs in memory without waiting for I/O, so an admitted search would finish inside the event-loop
  * turn that received its request, and the gate would never see a second one: requests would pile up unseen in the
- * sockets (32 clients: p50 128 ms, nothing shed). An admitted search therefore first yields one turn, which lets
+ * sockets (latency grew with the clients, and nothing was shed). An admitted search therefore first yields one turn, which lets
  * the requests that arrived meanwhile reach the gate, where they queue or are refused.
  *
  * Who is refused is decided by time, not by a count: a search queues when the wait it can expect fits
@@ -18,7 +18,7 @@ import { type AppError, ShedError } from '../errors.js';
  * The expected wait is its place in the queue times the gate's service interval: the time a search holds its slot
  * (exponentially weighted, updated by every finished search, so a slow spell's estimate cannot outlive it)
  * divided by the slots. A fixed queue of 8 refused two in three searches of 32 clients on the embedded database,
- * where a search costs ~2.5 ms: it allowed ~20 ms of waiting. `maxQueued` stays as a hard cap on waiting
+ * where a search is short: it allowed only a few searches' time of waiting. `maxQueued` stays as a hard cap on waiting
  * requests, and a queued search still gives up after `maxWaitMs` if the estimate was wrong.
  */
 export interface SearchLimits {

@@ -1,4 +1,5 @@
-import { type CatalogReplica, companyPredicate, type JobAttrs } from '../catalog/replica/catalog-replica.js';
+import { companyPredicate } from '../catalog/filters.js';
+import type { CatalogReplica, JobAttrs } from '../catalog/replica/catalog-replica.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
 import type { Db } from '../db/port.js';
 import { rawTokens, readLexicon } from './embedders/static.js';
@@ -64,10 +65,9 @@ export interface HybridSearchOptions {
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
 /**
- * Job shortlists kept: ~0.55 KB of RSS each (the key, and the rows as int32 slots of the index), ~4.5 MB when
- * full, about what 2,048 kept as id arrays held (~1.9 KB each). On the catalog bench's 10,000-URL search row
- * (6,669 distinct searches) 2,048 were evicted before their next page or repeat came: alternating runs answered
- * 1,219–1,775 req/s with 2,048 and 1,825–2,602 with 8,192 (docs/search.md).
+ * Job shortlists kept (the key, and the rows as int32 slots of the index): about what a quarter as many held as
+ * id arrays. On the catalog bench's search row a quarter as many were evicted before their next page or repeat
+ * came, and the row answered fewer requests a second (docs/search.md).
  */
 const SHORTLIST_CACHE_SIZE = 8_192;
 
@@ -201,7 +201,7 @@ export class HybridSearch implements SearchService {
     const plan =
       this.mode === 'semantic'
         ? { query: q, text: q, corrections: [], named: [] }
-        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.namesPlace(w));
+        : planJobQuery(KeywordIndex.of(index), q, this.mode === 'hybrid', (w) => index.places.namesPlace(w));
     const vector =
       this.mode !== 'keyword' ? await this.stage('embed', () => this.queryVector(plan.text)) : undefined;
     // A company + role query also ranks the company's jobs by what it asks of it ("solutions").
@@ -231,11 +231,11 @@ export class HybridSearch implements SearchService {
     const index = this.opts.index;
     const hybrid = this.mode === 'hybrid';
     const masks = index.jobMasks(filters);
-    const places = hybrid ? index.placesMatching(this.understanding.locationTerms(plan.text)) : [];
+    const places = hybrid ? index.places.placesMatching(this.understanding.locationTerms(plan.text)) : [];
     const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
     // The distinct locations naming a place, once, at first use: a set lookup per job, not a test per place.
     let atPlaces: Set<string> | undefined;
-    const locations = () => (atPlaces ??= index.locationsWith(places));
+    const locations = () => (atPlaces ??= index.places.locationsWith(places));
     const remote = places.includes('remote');
     const atPlace = (a: { remote: boolean; location: string }) =>
       (remote && a.remote) || locations().has(a.location);

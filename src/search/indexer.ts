@@ -1,4 +1,4 @@
-import { vectorToBytes } from '../catalog/replica/catalog-replica.js';
+import { vectorToBytes } from '../catalog/replica/catalog-rows.js';
 import { bumpCatalogVersion } from '../catalog/version.js';
 import type { Db, Queryable } from '../db/port.js';
 import type { Embedder } from './embedders/types.js';

@@ -7,7 +7,7 @@
  * The keyword lists once kept a sorted array shifted half its length per insertion. Postings are visited in slot
  * order, which is load order, oldest first: among thousands of documents tied on score (every "Solutions
  * Engineer" for "solutions engineer") nearly each was newer than the worst kept, so nearly each was inserted:
- * ~3 ms of a 4 ms list.
+ * most of a list's time.
  */
 export type Below = (scoreA: number, slotA: number, scoreB: number, slotB: number) => boolean;
 

@@ -120,8 +120,8 @@ function source(
       params: [scope.dimension, scope.slugs],
     };
   // The matching companies as an array, so the primary key's range (company, then day) is read for each in turn.
-  // Joined instead, the planner expects few companies and hashes a scan of every company's rows (300 ms on PGlite
-  // for stage x industry, 225 companies).
+  // Joined instead, the planner expects few companies and hashes a scan of every company's rows (slow on PGlite
+  // for stage x industry).
   const f = companyFilterSql(scope.filters, first, 'c');
   return {
     from: `${rollup} h`,

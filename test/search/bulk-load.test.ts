@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CatalogReplica, tsvRows } from '../../src/catalog/replica/catalog-replica.js';
+import { tsvRows } from '../../src/catalog/fields/tsv.js';
+import { CatalogReplica } from '../../src/catalog/replica/catalog-replica.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { SEARCH_TEST_DATA_DIR } from './support.js';
 

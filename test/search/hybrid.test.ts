@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyFilterSql, jobFilterSql } from '../../src/catalog/filters.js';
-import { companyPredicate } from '../../src/catalog/replica/catalog-replica.js';
+import { companyFilterSql, companyPredicate, jobFilterSql } from '../../src/catalog/filters.js';
 import { JobColumns } from '../../src/catalog/replica/job-columns.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
 import { parseConfig } from '../../src/config.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCompany, addJobs } from '../catalog/fixtures.js';
+import { addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * With SEARCH=sql and READ_MODEL=sql a process holds no replica of the catalog: search is ranked in the database
@@ -8,45 +9,27 @@ import { startTestApp, type TestApp } from '../support/app.js';
  * on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
 
-let t: TestApp;
 const HOUR = 3_600_000;
+let t: TestApp;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SEARCH: 'sql', READ_MODEL: 'sql' } });
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Anthropic', domain: 'anthropic.com' }, now);
-  const globex = await addCompany(t.deps.db, { name: 'Globex Data', domain: 'globex.com' }, now);
-  const jobs = [
-    [acme, 'Anthropic', 'Solutions Architect', 'solutions_engineer', 'London, United Kingdom'],
-    [acme, 'Anthropic', 'Security Engineer', 'engineering', 'San Francisco, CA'],
-    [globex, 'Globex Data', 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
-    [globex, 'Globex Data', 'Customer Success Manager', 'csm', 'New York, NY'],
-  ] as const;
-  await addJobs(
-    t.deps.db,
-    jobs.map(([c, companyName, title, roleCategory, location], i) => ({
-      companyId: c.id,
-      companyName,
-      title,
-      roleCategory,
-      location,
-      remote: location.startsWith('Remote'),
-      postedAt: new Date(now - (i + 1) * HOUR),
-    })),
-    now,
-  );
-  await t.deps.searchParts.indexer.catchUp();
+  const acme = await addSearchCompany(t, 'Anthropic', 'anthropic.com');
+  const globex = await addSearchCompany(t, 'Globex Data', 'globex.com');
+  await addSearchJobs(t, [
+    [acme, 'Solutions Architect', 'solutions_engineer', 'London, United Kingdom'],
+    [acme, 'Security Engineer', 'engineering', 'San Francisco, CA'],
+    [globex, 'Solutions Engineer', 'solutions_engineer', 'Remote - US'],
+    [globex, 'Customer Success Manager', 'csm', 'New York, NY'],
+  ]);
 });
 
 afterAll(async () => {
   await t?.close();
 });
 
-const titles = async (url: string) => {
-  const res = await t.get(url, null);
-  expect(res.statusCode).toBe(200);
-  return (res.json().data as { title?: string; name?: string }[]).map((d) => d.title ?? d.name);
-};
+const titles = async (url: string) =>
+  (await listed<{ title?: string; name?: string }>(t, url)).map((d) => d.title ?? d.name);
 
 describe('search ranked in the database', () => {
   it('holds no replica of the catalog', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleCategory } from '../../src/catalog/types.js';
-import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * Job search that understands what a query asks: the places it names ("solutions engineer london", "remote
@@ -17,12 +17,10 @@ interface Item {
 }
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Acme Cloud', domain: 'acme.dev' }, now);
+  const acme = await addSearchCompany(t, 'Acme Cloud', 'acme.dev');
   // Listed newest first: each search's intended job is older than the ones it must outrank.
   const jobs: [string, RoleCategory, string][] = [
     ['Solutions Engineer', 'solutions_engineer', 'San Francisco, CA'],
@@ -38,31 +36,17 @@ beforeAll(async () => {
     ['Forward Deployed Engineer', 'fde', 'New York, NY'],
     ['Sales Engineer', 'sales_engineer', 'Austin, TX'],
   ];
-  await addJobs(
-    t.deps.db,
-    jobs.map(([title, roleCategory, location], i) => ({
-      companyId: acme.id,
-      companyName: 'Acme Cloud',
-      title,
-      roleCategory,
-      location,
-      remote: location.startsWith('Remote'),
-      postedAt: new Date(now - (i + 1) * HOUR),
-    })),
-    now,
+  await addSearchJobs(
+    t,
+    jobs.map((j) => [acme, ...j]),
   );
-  await t.deps.searchParts.indexer.catchUp();
 });
 
 afterAll(async () => {
   await t?.close();
 });
 
-async function search(query: string): Promise<Item[]> {
-  const res = await t.get(`/api/v1/jobs?search=${encodeURIComponent(query)}`, null);
-  expect(res.statusCode).toBe(200);
-  return res.json().data as Item[];
-}
+const search = (query: string) => listed<Item>(t, `/api/v1/jobs?search=${encodeURIComponent(query)}`);
 const where = (i: Item | undefined) => i && `${i.title} @ ${i.location}`;
 
 describe('places', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoleCategory } from '../../src/catalog/types.js';
 import { joinWordForms } from '../../src/search/query/word-forms.js';
-import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { addSearchCompany, addSearchJobs, listed } from './search-jobs.js';
 
 /**
  * Words as people type them: a compound hyphenated, spaced or joined ("Pre-Sales", "pre sales", "presales";
@@ -11,12 +11,10 @@ import { startTestApp, type TestApp } from '../support/app.js';
  */
 
 let t: TestApp;
-const HOUR = 3_600_000;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const now = t.clock.now();
-  const acme = await addCompany(t.deps.db, { name: 'Acme Cloud', domain: 'acme.dev' }, now);
+  const acme = await addSearchCompany(t, 'Acme Cloud', 'acme.dev');
   // Listed newest first: the jobs each search must find are older than those that merely share a word.
   const jobs: [string, RoleCategory][] = [
     ['Sales Manager', 'sales'],
@@ -33,31 +31,20 @@ beforeAll(async () => {
     ['Implementation Manager', 'implementation'],
     ['Onboarding Specialist', 'implementation'],
   ];
-  await addJobs(
-    t.deps.db,
-    jobs.map(([title, roleCategory], i) => ({
-      companyId: acme.id,
-      companyName: 'Acme Cloud',
-      title,
-      roleCategory,
-      location: 'San Francisco, CA',
-      remote: false,
-      postedAt: new Date(now - (i + 1) * HOUR),
-    })),
-    now,
+  await addSearchJobs(
+    t,
+    jobs.map((j) => [acme, ...j]),
   );
-  await t.deps.searchParts.indexer.catchUp();
 });
 
 afterAll(async () => {
   await t?.close();
 });
 
-async function titles(query: string): Promise<string[]> {
-  const res = await t.get(`/api/v1/jobs?search=${encodeURIComponent(query)}`, null);
-  expect(res.statusCode).toBe(200);
-  return (res.json().data as { title: string }[]).map((j) => j.title);
-}
+const titles = async (query: string) =>
+  (await listed<{ title: string }>(t, `/api/v1/jobs?search=${encodeURIComponent(query)}`)).map(
+    (j) => j.title,
+  );
 
 const PRESALES = ['Solutions Engineer, Pre-Sales', 'Sales Engineer (Presales)', 'Pre Sales Consultant'];
 

@@ -73,10 +73,12 @@ const COMPANY_RECORD: { readonly [K in keyof CompanyRecord]: string } = {
 /** The record's fields, in declaration order. */
 export const COMPANY_RECORD_KEYS = Object.keys(COMPANY_RECORD) as readonly (keyof CompanyRecord)[];
 
-/** The select list of the record over companies `c`, one column per field, named as the field. */
-export const COMPANY_RECORD_COLUMNS = COMPANY_RECORD_KEYS.map((k) => `${COMPANY_RECORD[k]} AS "${k}"`).join(
-  ',\n    ',
-);
+/** A select list over companies `c` of these fields of the record, one column per field, named as the field. */
+export const companyColumns = (keys: readonly (keyof CompanyRecord)[]): string =>
+  keys.map((k) => `${COMPANY_RECORD[k]} AS "${k}"`).join(',\n    ');
+
+/** The select list of the whole record over companies `c`. */
+export const COMPANY_RECORD_COLUMNS = companyColumns(COMPANY_RECORD_KEYS);
 
 /** The record's fields of `from` (a row, a snapshot entry or the replica's attributes), nothing else. */
 export function companyRecordOf(from: CompanyRecord): CompanyRecord {

@@ -1,15 +1,27 @@
 import type { Db } from '../../db/port.js';
+import type { VectorIndex } from '../../search/vectors/vector-index.js';
+import type { JobAttrs } from '../fields/job-record.js';
+import type { JobPlaces } from '../job-places.js';
+import type { JobFilters } from '../types.js';
 import {
   type CatalogReplicaOptions,
   COMPANY_SELECT,
+  type CompanyAttrs,
   type CompanyRow,
-  type JobRow,
+  type IndexListener,
   LAST_SEQ,
   ZERO_UUID,
 } from './catalog-rows.js';
 import { CatalogStore } from './catalog-store.js';
+import type { JobCodes, RowMasks } from './job-columns.js';
 import * as feed from './sync/feed-reads.js';
-import { JobVersions, type VersionChunk } from './sync/job-versions.js';
+import { JobVersions } from './sync/job-versions.js';
+import {
+  REREAD_PAUSE_FACTOR,
+  type Reread,
+  rereadCompanyChunk,
+  rereadJobChunk,
+} from './sync/reread-chunks.js';
 
 /**
  * The in-process copy of what semantic search needs: each job's and company's vector (for the current model)
@@ -26,26 +38,10 @@ import { JobVersions, type VersionChunk } from './sync/job-versions.js';
  * (sync/job-versions.ts) and reads only the jobs that differ.
  */
 
-export type { CompanyDetailAttrs } from '../fields/company-record.js';
 export type { JobAttrs } from '../fields/job-record.js';
-export { tsvRows } from '../fields/tsv.js';
-export { companyPredicate } from '../filters.js';
-export type { CatalogReplicaOptions, CompanyAttrs, IndexListener, TagRef } from './catalog-rows.js';
-export { bytesToVector, vectorToBytes } from './catalog-rows.js';
+export type { CatalogReplicaOptions, CompanyAttrs } from './catalog-rows.js';
 
-/** Companies per round of a full re-read: a round holds a search that arrives meanwhile (~5 ms per 50 companies). */
-const COMPANY_CHUNK = 50;
-
-/**
- * A full re-read waits this many times its last chunk's time before the next, so it takes at most a quarter of the
- * event loop and of a connection: back to back, its chunks slowed the searches served meanwhile (shared cores).
- */
-const REREAD_PAUSE_FACTOR = 3;
-
-/** A full re-read under way: its next chunk's table, the id it starts after, and, for jobs, its versions once read. */
-type Reread = { table: 'companies' | 'jobs'; after: string; read?: VersionChunk; readMs?: number };
-
-export class CatalogReplica extends CatalogStore {
+export class CatalogReplica {
   private seen = 0;
   /** (time, max seq) of recent polls; the re-read mark is the max seq of a poll at least lagMs old. */
   private marks: { at: number; seq: number }[] = [];
@@ -73,22 +69,59 @@ export class CatalogReplica extends CatalogStore {
   /**
    * Embedded database only: Db.writeGeneration as read before a round that left the index complete. Every write
    * goes through this process's Db there, which counts them, so while the count stays put nothing can be new and
-   * a round needs no statement (the probe costs ~0.4 ms of the event loop per search).
+   * a round needs no statement (the probe costs event-loop time on every search).
    */
   private quietAt: number | undefined;
   private readonly now: () => number;
   private readonly lagMs: number;
   private readonly fullReloadMs: number;
-  /** Kept only where a full re-read can happen (it is what the re-read compares). */
-  private readonly versions: JobVersions | undefined;
+  /** The rows, which this replica keeps current; the read surface below is theirs. */
+  private readonly store: CatalogStore;
+  readonly jobCodes: JobCodes;
+  readonly jobs: VectorIndex<JobAttrs>;
+  readonly companies: VectorIndex<CompanyAttrs>;
+  readonly places: JobPlaces;
 
-  constructor(db: Db, opts: CatalogReplicaOptions) {
-    super(db, opts);
+  constructor(
+    private readonly db: Db,
+    private readonly opts: CatalogReplicaOptions,
+  ) {
     this.now = opts.now ?? Date.now;
     this.lagMs = opts.lagMs ?? (db.kind === 'postgres' ? 10_000 : 0);
     // PGlite has one connection, so its feed cannot miss a commit and never needs a full reload.
     this.fullReloadMs = opts.fullReloadMs ?? (db.kind === 'postgres' ? 600_000 : Number.POSITIVE_INFINITY);
-    if (this.lagMs > 0 || Number.isFinite(this.fullReloadMs)) this.versions = new JobVersions();
+    // Versions are kept only where a full re-read can happen (they are what it compares).
+    const rereads = this.lagMs > 0 || Number.isFinite(this.fullReloadMs);
+    this.store = new CatalogStore(db, opts, rereads ? new JobVersions() : undefined);
+    this.jobCodes = this.store.jobCodes;
+    this.jobs = this.store.jobs;
+    this.companies = this.store.companies;
+    this.places = this.store.places;
+  }
+
+  /** CatalogStore.generation: bumped by every change applied. */
+  get generation(): number {
+    return this.store.generation;
+  }
+
+  listen(listener: IndexListener): void {
+    this.store.listen(listener);
+  }
+
+  companyIdBySlug(slug: string): string | undefined {
+    return this.store.companyIdBySlug(slug);
+  }
+
+  jobMasks(filters: JobFilters): RowMasks | null {
+    return this.store.jobMasks(filters);
+  }
+
+  jobsAtLocations(masks: RowMasks): Int32Array {
+    return this.store.jobsAtLocations(masks);
+  }
+
+  jobRows(masks: RowMasks | null): ((slot: number) => boolean) | undefined {
+    return this.store.jobRows(masks);
   }
 
   /** True while a full load runs: the index is partial until it ends. */
@@ -151,8 +184,8 @@ export class CatalogReplica extends CatalogStore {
       await this.loadAll(now);
       return;
     }
-    // The periodic safety net for writes the feed may have missed is a re-read, not a reload: a reload emptied
-    // the index and made every search wait for the bulk read (~5 s at 100k jobs on PostgreSQL, every 10 minutes).
+    // The periodic safety net for writes the feed may have missed is a re-read, not a reload: a reload empties
+    // the index and makes every search wait for the bulk read (docs/performance.md).
     if (
       now - this.lastFull >= this.fullReloadMs &&
       this.rereadAt === undefined &&
@@ -176,8 +209,8 @@ export class CatalogReplica extends CatalogStore {
     const started = performance.now();
     this.reread =
       reread.table === 'companies'
-        ? await this.rereadCompanyChunk(reread.after)
-        : await this.rereadJobChunk(reread);
+        ? await rereadCompanyChunk(this.store, reread.after)
+        : await rereadJobChunk(this.store, reread);
     // The chunk's time: its round's part and, for jobs, the version read before it.
     const took = performance.now() - started + (reread.readMs ?? 0);
     if (this.reread !== undefined) this.scheduleChunk(this.opts.rereadPauseMs ?? REREAD_PAUSE_FACTOR * took);
@@ -208,10 +241,7 @@ export class CatalogReplica extends CatalogStore {
       await this.refresh();
     };
     const run = () => void due().catch(this.reportReread);
-    if (pauseMs <= 0) {
-      setImmediate(run);
-      return;
-    }
+    if (pauseMs <= 0) return void setImmediate(run);
     this.chunkTimer = setTimeout(run, pauseMs);
     this.chunkTimer.unref();
   }
@@ -219,41 +249,6 @@ export class CatalogReplica extends CatalogStore {
   private readonly reportReread = (err: unknown): undefined => {
     this.opts.onError?.(err, 'catalog replica re-read failed');
   };
-
-  /**
-   * One chunk of a full re-read's jobs: their versions (read before the round, or now), then the rows of those
-   * that differ from what the index holds (without versions, every row is read: a re-read still finds whatever
-   * was missed).
-   */
-  private async rereadJobChunk(reread: Reread): Promise<Reread | undefined> {
-    const versions = this.versions ?? new JobVersions();
-    const read =
-      reread.read ?? (await JobVersions.read(this.db, this.opts.model, reread.after, this.opts.rereadChunk));
-    const { stale, next } = versions.compare(read, this.jobs);
-    for (const r of await feed.jobsById(this.db, this.opts.model, stale)) this.putJob(r);
-    return next === undefined ? undefined : { table: 'jobs', after: next };
-  }
-
-  /** One chunk of a full re-read's companies (few and small: read whole); then the jobs. */
-  private async rereadCompanyChunk(after: string): Promise<Reread> {
-    const limit = this.opts.rereadChunk ?? COMPANY_CHUNK;
-    const rows = await feed.companiesAfter(this.db, this.opts.model, after, limit);
-    for (const r of rows) this.putCompany(r);
-    const last = rows.at(-1);
-    return rows.length === limit && last
-      ? { table: 'companies', after: last.id }
-      : { table: 'jobs', after: ZERO_UUID };
-  }
-
-  protected override putJob(r: JobRow, vector?: Float32Array | null): void {
-    super.putJob(r, vector);
-    this.versions?.set(r.id, r.active ? r.seq : undefined);
-  }
-
-  protected override removeJob(id: string): void {
-    super.removeJob(id);
-    this.versions?.delete(id);
-  }
 
   /** Rows whose feed seq passed the lag-window mark, and tombstones. */
   private async applyChanges(now: number): Promise<void> {
@@ -270,8 +265,8 @@ export class CatalogReplica extends CatalogStore {
       this.quietAt = writes;
       return;
     }
-    for (const r of await feed.changedCompanies(this.db, this.opts.model, since)) this.putCompany(r);
-    for (const r of await feed.changedJobs(this.db, this.opts.model, since)) this.putJob(r);
+    for (const r of await feed.changedCompanies(this.db, this.opts.model, since)) this.store.putCompany(r);
+    for (const r of await feed.changedJobs(this.db, this.opts.model, since)) this.store.putJob(r);
     if (this.applyTombstones(await feed.tombstones(this.db, since))) return this.loadAll(now);
     // Complete up to the sequence read first, not up to the highest seq among the rows: a write can commit
     // between this round's statements (each waits for its turn), and its job rows would then carry seqs above a
@@ -291,8 +286,8 @@ export class CatalogReplica extends CatalogStore {
         if (g.seq > this.truncatedAt) return true;
         continue;
       }
-      if (g.kind === 'job') this.removeJob(g.id);
-      else this.removeCompany(g.id);
+      if (g.kind === 'job') this.store.removeJob(g.id);
+      else this.store.removeCompany(g.id);
     }
     return false;
   }
@@ -328,8 +323,9 @@ export class CatalogReplica extends CatalogStore {
     // truncation marker: it committed before the reads below, which therefore reflect it.
     const [last] = await this.db.query<{ v: number }>(LAST_SEQ);
     this.truncatedAt = await feed.newestTruncation(this.db);
-    for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model])) this.putCompany(r);
-    await this.bulkLoadJobs();
+    for (const r of await this.db.query<CompanyRow>(COMPANY_SELECT, [this.opts.model]))
+      this.store.putCompany(r);
+    await this.store.bulkLoadJobs();
     this.seen = last?.v ?? 0;
     this.marks.push({ at: now, seq: this.seen });
     this.lastFull = now;
@@ -354,21 +350,20 @@ export class CatalogReplica extends CatalogStore {
     if (this.chunkTimer) clearTimeout(this.chunkTimer);
     this.saveSnapshot();
     this.closed = true;
-    void this.scans?.close();
+    this.store.close();
   }
 
-  protected clearAll(): void {
+  private clearAll(): void {
     // Not loaded until the load that follows completes: a failed load leaves no partial index in use.
     this.loaded = false;
-    this.clearRows();
-    this.versions?.clear();
+    this.store.clearRows();
     this.marks = [];
     this.reread = undefined;
   }
 
-  /** Reads the snapshot into the empty index (see readSnapshotFile); true when it did. */
+  /** Reads the snapshot into the empty index (see CatalogStore.readSnapshotFile); true when it did. */
   private async loadSnapshot(path: string, now: number): Promise<boolean> {
-    const seen = await this.readSnapshotFile(path);
+    const seen = await this.store.readSnapshotFile(path);
     if (seen === undefined) return false;
     this.seen = seen;
     this.marks.push({ at: now, seq: seen });
@@ -383,7 +378,7 @@ export class CatalogReplica extends CatalogStore {
   saveSnapshot(): boolean {
     const path = this.opts.snapshotPath;
     if (!path || !this.loaded || this.closed) return false;
-    return this.writeSnapshotFile(path, this.safeMark(this.now()));
+    return this.store.writeSnapshotFile(path, this.safeMark(this.now()));
   }
 
   /**

@@ -61,8 +61,8 @@ export type JobRow = JobRecord & { id: string; active: boolean; vector: Uint8Arr
 export type CompanyRow = CompanyRecord & { id: string; vector: Uint8Array | null };
 
 /**
- * Jobs per bulk-load round trip: bounds the transient strings (~1.2 KB per job) and, on PGlite, how long one
- * query holds the event loop (~90 ms); requests get a turn between chunks.
+ * Jobs per bulk-load round trip: bounds the transient strings and, on PGlite, how long one query holds the event
+ * loop; requests get a turn between chunks.
  */
 export const BULK_CHUNK = 5_000;
 

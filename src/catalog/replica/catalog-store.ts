@@ -1,9 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import { ScanThread } from '../../search/vectors/scan-thread.js';
-import { type Hit, type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
-import { LocationPlaces } from '../../sources/normalize/job-places.js';
-import { placeNamedBy } from '../../sources/normalize/regions.js';
+import { type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
 import { companyRecordOf, sameCompanyRecord } from '../fields/company-record.js';
 import {
   attrsOf,
@@ -17,8 +15,8 @@ import {
   sameRecord,
 } from '../fields/job-record.js';
 import { tsvRows } from '../fields/tsv.js';
-import { companyPredicate } from '../filters.js';
-import type { CompanyFilters, JobFilters } from '../types.js';
+import { JobPlaces } from '../job-places.js';
+import type { JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
   bytesToVector,
@@ -35,36 +33,39 @@ import {
 } from './catalog-rows.js';
 import { JobCodes, JobColumns, type RowMasks } from './job-columns.js';
 import { readSnapshot, writeSnapshot } from './sync/index-snapshot.js';
+import type { JobVersions } from './sync/job-versions.js';
 
 /**
  * The rows of the in-process catalog index and how they are kept: jobs and companies with their vectors and
  * attributes, the codes and columns the filters scan, interned strings and tags, the bulk read from the database
- * and the snapshot file. CatalogReplica (catalog-replica.ts) adds the change feed that keeps it current.
+ * and the snapshot file. CatalogReplica (catalog-replica.ts) owns one and applies the change feed to it.
  */
 
-/** The store under CatalogReplica: rows, codes, interned values and their bulk reads. */
-export abstract class CatalogStore {
+/** The rows CatalogReplica keeps: codes, interned values, their bulk reads and, when given, their versions. */
+export class CatalogStore {
   /** Codes of job locations, roles and companies, shared by the job rows' columns here and in KeywordIndex. */
   readonly jobCodes = new JobCodes();
-  protected readonly jobColumns = new JobColumns(this.jobCodes);
+  private readonly jobColumns = new JobColumns(this.jobCodes);
   readonly jobs: VectorIndex<JobAttrs>;
   /** Runs the job scans' kernel on a second core (CatalogReplicaOptions.scanThreadRows). */
-  protected readonly scans: ScanThread | undefined;
+  private readonly scans: ScanThread | undefined;
   readonly companies = new VectorIndex<CompanyAttrs>();
-  protected readonly slugToCompany = new Map<string, string>();
-  /** Distinct lower(location) of active jobs -> how many jobs have it (query understanding reads it). */
-  protected readonly places = new Map<string, number>();
-  protected readonly listeners: IndexListener[] = [];
+  private readonly slugToCompany = new Map<string, string>();
+  /** Distinct lower(location) of active jobs (query understanding reads them). */
+  readonly places = new JobPlaces();
+  private readonly listeners: IndexListener[] = [];
   /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
-  protected readonly shared = new Map<string, string>();
+  private readonly shared = new Map<string, string>();
   /** Interned tags of company attributes (see tag). */
-  protected readonly tags = new Map<string, { ref: TagRef; key: string }>();
+  private readonly tags = new Map<string, { ref: TagRef; key: string }>();
   /** Bumped by every change applied: derived structures compare it to know they are current. */
   generation = 0;
 
   constructor(
-    protected readonly db: Db,
-    protected readonly opts: CatalogReplicaOptions,
+    readonly db: Db,
+    readonly opts: CatalogReplicaOptions,
+    /** The change-feed version of each job held, kept where a full re-read compares them. */
+    readonly versions?: JobVersions,
   ) {
     const minRows = opts.scanThreadRows ?? 0;
     this.scans =
@@ -79,11 +80,8 @@ export abstract class CatalogStore {
     });
   }
 
-  /** Empties everything (a full load follows). */
-  protected abstract clearAll(): void;
-
-  /** Drops every row and interned value, telling the listeners. */
-  protected clearRows(): void {
+  /** Drops every row, interned value and version, telling the listeners (a full load follows). */
+  clearRows(): void {
     this.generation++;
     for (const l of this.listeners) l.cleared?.();
     this.jobs.clear();
@@ -92,14 +90,16 @@ export abstract class CatalogStore {
     this.places.clear();
     this.shared.clear();
     this.tags.clear();
+    this.versions?.clear();
   }
 
   /**
-   * Reads the snapshot if it is for this model and not ahead of the database (a restored backup, say). A read that
-   * fails half-way (the file truncated under us) leaves an empty index and deletes the file: the caller then
-   * loads from the database. Returns the feed position the snapshot is complete up to, undefined when not read.
+   * Reads the snapshot into the empty store if it is for this model and not ahead of the database (a restored
+   * backup, say). A read that fails half-way (the file truncated under us) leaves an empty store and deletes the
+   * file: the caller then loads from the database. Returns the feed position the snapshot is complete up to,
+   * undefined when not read.
    */
-  protected async readSnapshotFile(path: string): Promise<number | undefined> {
+  async readSnapshotFile(path: string): Promise<number | undefined> {
     const snap = await readSnapshot(path, this.opts.model);
     if (!snap) return undefined;
     try {
@@ -109,7 +109,7 @@ export abstract class CatalogStore {
       this.jobs.reserve(snap.jobCount, snap.dims);
       // Requests arriving during a restart's warm-up (answered from the database meanwhile) get a turn at least
       // every LOAD_SLICE_MS: a fixed count of rows per turn made the first answer after a restart wait behind
-      // slices of ~20–90 ms (5,000 jobs; all 5,000 companies in one).
+      // long slices.
       let sliceStart = performance.now();
       let i = 0;
       const due = () => (++i & 127) === 0 && performance.now() - sliceStart >= LOAD_SLICE_MS;
@@ -124,13 +124,13 @@ export abstract class CatalogStore {
       for await (const j of snap.jobs()) {
         // The index is empty here: no previous attributes to unplace.
         const attrs = this.jobAttrs(recordFromRow(j, this.intern));
-        this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
+        this.places.add(attrs.location);
         this.jobs.upsert(j.id, attrs, j.vector);
         for (const l of this.listeners) l.jobPut?.(j.id, attrs, undefined);
         if (due()) await turn();
       }
     } catch (err) {
-      this.clearAll();
+      this.clearRows();
       rmSync(path, { force: true });
       this.opts.onError?.(err, 'catalog replica snapshot could not be read; loading from the database');
       return undefined;
@@ -145,7 +145,7 @@ export abstract class CatalogStore {
    * Writes the index to the snapshot file, complete up to `seen` on the change feed. Failures are reported, never
    * thrown: the snapshot only saves start-up time.
    */
-  protected writeSnapshotFile(path: string, seen: number): boolean {
+  writeSnapshotFile(path: string, seen: number): boolean {
     try {
       const companies = [...this.companies.entries()].map(([id, a]) => ({
         id,
@@ -171,7 +171,7 @@ export abstract class CatalogStore {
    * escaped, see TSV_FIELD) and the vectors concatenated in base64. PGlite parses rows and bytea values slowly
    * (~5x slower than this for 20k rows).
    */
-  protected async bulkLoadJobs(): Promise<void> {
+  async bulkLoadJobs(): Promise<void> {
     let after: string | undefined = ZERO_UUID;
     while (after !== undefined) {
       after = await this.readJobChunk(after);
@@ -181,7 +181,7 @@ export abstract class CatalogStore {
   }
 
   /** Up to BULK_CHUNK active jobs with ids after `after`, applied to the index; the id to continue after, if any. */
-  protected async readJobChunk(after: string): Promise<string | undefined> {
+  private async readJobChunk(after: string): Promise<string | undefined> {
     const [chunk] = await this.db.query<{
       n: number;
       last: string | null;
@@ -220,7 +220,7 @@ export abstract class CatalogStore {
     this.listeners.push(listener);
   }
 
-  protected putCompany(
+  putCompany(
     r: CompanyRow,
     vector: Float32Array | StoredVector | null = r.vector ? bytesToVector(r.vector) : null,
   ): void {
@@ -249,10 +249,10 @@ export abstract class CatalogStore {
   }
 
   /**
-   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: 5,000
-   * companies with ~7 tags each otherwise hold ~35k copies of a few hundred tags (~6 MB).
+   * One frozen TagRef per distinct tag, and its "dimension:slug" key, for every company that has it: the
+   * companies otherwise hold a copy of a few hundred tags each time one is attached.
    */
-  protected tag(t: TagRef): { ref: TagRef; key: string } {
+  private tag(t: TagRef): { ref: TagRef; key: string } {
     const key = `${t.dimension}:${t.slug}`;
     const known = this.tags.get(key);
     if (known && known.ref.value === t.value) return known;
@@ -261,7 +261,7 @@ export abstract class CatalogStore {
     return tag;
   }
 
-  protected removeCompany(id: string): void {
+  removeCompany(id: string): void {
     const old = this.companies.attributes(id);
     if (!old) return;
     if (this.slugToCompany.get(old.slug) === id) this.slugToCompany.delete(old.slug);
@@ -270,24 +270,25 @@ export abstract class CatalogStore {
     for (const l of this.listeners) l.companyRemoved?.(id, old);
   }
 
-  protected putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
+  putJob(r: JobRow, vector = r.vector ? bytesToVector(r.vector) : null): void {
     if (!r.active) {
       this.removeJob(r.id);
       return;
     }
+    this.versions?.set(r.id, r.seq);
     const old = this.jobs.attributes(r.id);
     const attrs = this.jobAttrs(recordFromRow(r, this.intern));
     // A re-read returns mostly unchanged rows: leave them, and the structures that follow the index, alone.
     if (old && sameRecord(old, attrs) && this.jobs.holds(r.id, vector)) return;
-    if (old) this.unplace(old.location);
-    this.places.set(attrs.location, (this.places.get(attrs.location) ?? 0) + 1);
+    if (old) this.places.remove(old.location);
+    this.places.add(attrs.location);
     this.jobs.upsert(r.id, attrs, vector);
     this.generation++;
     for (const l of this.listeners) l.jobPut?.(r.id, attrs, old);
   }
 
   /** Strings many jobs share (the record's shared fields) stored once: 100k jobs hold a few thousand values. */
-  protected readonly intern: Intern = (v) => {
+  private readonly intern: Intern = (v) => {
     const known = this.shared.get(v);
     if (known !== undefined) return known;
     this.shared.set(v, v);
@@ -295,53 +296,18 @@ export abstract class CatalogStore {
   };
 
   /** A job's attributes: its record, interned, and the lower-cased location the filters read. */
-  protected jobAttrs(record: JobRecord): JobAttrs {
+  private jobAttrs(record: JobRecord): JobAttrs {
     return attrsOf(record, this.intern(record.place.toLowerCase()));
   }
 
-  protected removeJob(id: string): void {
+  removeJob(id: string): void {
+    this.versions?.delete(id);
     const old = this.jobs.attributes(id);
     if (!old) return;
-    this.unplace(old.location);
+    this.places.remove(old.location);
     this.jobs.remove(id);
     this.generation++;
     for (const l of this.listeners) l.jobRemoved?.(id, old);
-  }
-
-  protected unplace(location: string): void {
-    const n = (this.places.get(location) ?? 0) - 1;
-    if (n > 0) this.places.set(location, n);
-    else this.places.delete(location);
-  }
-
-  /**
-   * The distinct locations (lower case, as JobAttrs.location) of active jobs that contain any of `terms`, or lie
-   * inside the region or country a term names ("europe": "berlin, germany").
-   */
-  locationsWith(terms: readonly string[]): Set<string> {
-    const out = new Set<string>();
-    for (const loc of this.places.keys()) if (terms.some((t) => this.holds(loc, t))) out.add(loc);
-    return out;
-  }
-
-  /** Those of `terms` that at least one active job's location holds (distinct locations are few). */
-  placesMatching(terms: readonly string[]): string[] {
-    return terms.filter((t) => {
-      for (const loc of this.places.keys()) if (this.holds(loc, t)) return true;
-      return false;
-    });
-  }
-
-  private readonly areas = new LocationPlaces();
-  private holds = (loc: string, term: string) => loc.includes(term) || this.areas.inside(loc, term);
-
-  /** Whether some active job's location holds this word (3+ letters) as a whole word, or it names a region. */
-  namesPlace(word: string): boolean {
-    if (placeNamedBy(word)) return true;
-    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
-    const w = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
-    for (const loc of this.places.keys()) if (w.test(loc)) return true;
-    return false;
   }
 
   /** The company with this slug (as stored: lower case), active or not; the job filter `company` resolves it. */
@@ -367,7 +333,8 @@ export abstract class CatalogStore {
     return masks === null ? undefined : this.jobColumns.admit(masks);
   }
 
-  searchCompanies(query: Float32Array, filters: CompanyFilters, k: number, minScore: number): Hit[] {
-    return this.companies.search(query, k, companyPredicate(filters), minScore);
+  /** Stops the scan thread. */
+  close(): void {
+    void this.scans?.close();
   }
 }

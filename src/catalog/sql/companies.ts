@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isWebUrl, webUrlOr } from '../../net/web-url.js';
-import { COMPANY_DETAIL, type CompanyDetailAttrs } from '../fields/company-record.js';
+import { COMPANY_RECORD_COLUMNS, type CompanyRecord, companyColumns } from '../fields/company-record.js';
 import { companyFilterSql } from '../filters.js';
 import { isoFromMicros } from '../micros.js';
 import type {
@@ -18,17 +18,19 @@ import { TAG_DIMENSIONS, UUID_RE } from '../types.js';
 /** The /companies order; companies_order_idx serves it. Search uses it as the tie-break after rank. */
 export const COMPANY_ORDER = 'c.active_job_count DESC, lower(c.name) ASC, c.id ASC';
 
-interface CompanyListRow {
-  id: string;
-  name: string;
-  slug: string;
-  domain: string;
-  one_liner: string;
+/** The record's fields a list item shows, and their select list. */
+type CompanyListFields = Pick<CompanyRecord, 'name' | 'slug' | 'domain' | 'oneLiner'>;
+type CompanyListRow = CompanyListFields & { id: string };
+const LIST_COLUMNS = `c.id, ${companyColumns(['name', 'slug', 'domain', 'oneLiner'])}`;
+
+/** A company's list item: SQL and the replica build it alike. */
+export function companyListItem(id: string, r: CompanyListFields, tags: CompanyTag[]): CompanyListItem {
+  return { id, name: r.name, slug: r.slug, domain: r.domain, oneLiner: r.oneLiner, tags };
 }
 
 const DIMENSION_ORDER = new Map<string, number>(TAG_DIMENSIONS.map((d, i) => [d, i]));
 
-/** Tags of the given companies, each list ordered by dimension (spec order) then value. */
+/** Tags of the given companies, each list ordered by dimension (TAG_DIMENSIONS order) then value. */
 export async function tagsOf(
   db: Queryable,
   companyIds: readonly string[],
@@ -45,7 +47,7 @@ export async function tagsOf(
   return out;
 }
 
-/** Orders tags by dimension (spec order), in place and stably: within one, the order given (lower(value), slug). */
+/** Orders tags by dimension (TAG_DIMENSIONS order), in place and stably: within one, the order given (lower(value), slug). */
 export function sortTagsByDimension(tags: CompanyTag[]): CompanyTag[] {
   return tags.sort(
     (a, b) => (DIMENSION_ORDER.get(a.dimension) ?? 0) - (DIMENSION_ORDER.get(b.dimension) ?? 0),
@@ -57,14 +59,7 @@ async function withTags(db: Queryable, rows: CompanyListRow[]): Promise<CompanyL
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    slug: r.slug,
-    domain: r.domain,
-    oneLiner: r.one_liner,
-    tags: tags.get(r.id) ?? [],
-  }));
+  return rows.map((r) => companyListItem(r.id, r, tags.get(r.id) ?? []));
 }
 
 /** One page of active companies: most active jobs first, then name (case-insensitive), then id. */
@@ -76,7 +71,7 @@ export async function listCompanies(
   const where = companyFilterSql(filters, 1);
   const n = where.params.length;
   const rows = await db.query<CompanyListRow>(
-    `SELECT c.id, c.name, c.slug, c.domain, c.one_liner FROM companies c
+    `SELECT ${LIST_COLUMNS} FROM companies c
      WHERE ${where.sql} ORDER BY ${COMPANY_ORDER} LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...where.params, page.limit, page.offset],
   );
@@ -95,7 +90,7 @@ export async function listCompanies(
 export async function companiesByIds(db: Queryable, ids: readonly string[]): Promise<CompanyListItem[]> {
   if (ids.length === 0) return [];
   const rows = await db.query<CompanyListRow>(
-    'SELECT c.id, c.name, c.slug, c.domain, c.one_liner FROM companies c WHERE c.id = ANY($1::uuid[]) AND c.active',
+    `SELECT ${LIST_COLUMNS} FROM companies c WHERE c.id = ANY($1::uuid[]) AND c.active`,
     [ids],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -105,20 +100,6 @@ export async function companiesByIds(db: Queryable, ids: readonly string[]): Pro
   );
 }
 
-/** A company's list fields, as SQL and the replica both hold them. */
-export interface CompanyCore {
-  id: string;
-  name: string;
-  slug: string;
-  domain: string;
-  oneLiner: string;
-  category: CompanyCategory;
-  active: boolean;
-  activeJobCount: number;
-  /** Ordered by lower(value), slug (sorted by dimension here). */
-  tags: readonly CompanyTag[];
-}
-
 /** The links that are absolute http(s) URLs (net/web-url.ts); any other is left out. */
 function webLinks(links: Record<string, string> | null): Record<string, string> {
   const out: Record<string, string> = {};
@@ -126,18 +107,22 @@ function webLinks(links: Record<string, string> | null): Record<string, string> 
   return out;
 }
 
-/** The one assembly of a company's detail: SQL and the in-process replica answer byte for byte alike. */
-export function toCompanyDetail(c: CompanyCore, d: CompanyDetailAttrs): CompanyDetail {
+/**
+ * The one assembly of a company's detail from its record (fields/company-record.ts): SQL and the in-process
+ * replica answer byte for byte alike.
+ */
+export function toCompanyDetail(id: string, c: CompanyRecord): CompanyDetail {
+  const d = c.detail;
   return {
-    id: c.id,
+    id,
     name: c.name,
     slug: c.slug,
     domain: c.domain,
     oneLiner: c.oneLiner,
-    tags: sortTagsByDimension(c.tags.map((t) => ({ ...t }))),
+    tags: sortTagsByDimension(c.tagList.map((t) => ({ ...t }) as CompanyTag)),
     activeJobCount: c.activeJobCount,
     website: webUrlOr(d.website, null),
-    category: c.category,
+    category: c.category as CompanyCategory,
     description: d.description,
     foundedYear: d.foundedYear,
     employeeCount: d.employeeCount,
@@ -156,14 +141,6 @@ export function toCompanyDetail(c: CompanyCore, d: CompanyDetailAttrs): CompanyD
 /** Slug-shaped: anything else cannot name a company and is not sent to the database. */
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/i;
 
-interface CompanyDetailRow extends CompanyListRow {
-  category: CompanyCategory;
-  active: boolean;
-  active_job_count: number;
-  tags: CompanyTag[] | null;
-  detail: CompanyDetailAttrs;
-}
-
 /**
  * One company by UUID or slug (slugs compare case-insensitively), active or not: an inactive company answers
  * with active: false so a bookmarked page explains itself instead of vanishing. A company whose onboarding has not
@@ -172,29 +149,11 @@ interface CompanyDetailRow extends CompanyListRow {
 export async function getCompany(db: Queryable, idOrSlug: string): Promise<CompanyDetail | undefined> {
   const byId = UUID_RE.test(idOrSlug);
   if (!byId && !SLUG_RE.test(idOrSlug)) return undefined;
-  const rows = await db.query<CompanyDetailRow>(
-    `SELECT c.id, c.name, c.slug, c.domain, c.one_liner, c.category, c.active, c.active_job_count,
-       (SELECT json_agg(json_build_object('dimension', t.dimension, 'value', t.value, 'slug', t.slug)
-           ORDER BY lower(t.value), t.slug)
-          FROM company_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.company_id = c.id) AS tags,
-       ${COMPANY_DETAIL} AS detail
+  const rows = await db.query<CompanyRecord & { id: string }>(
+    `SELECT c.id, ${COMPANY_RECORD_COLUMNS}
      FROM companies c WHERE ${byId ? 'c.id = $1::uuid' : 'c.slug = $1'} AND c.published_at IS NOT NULL`,
     [byId ? idOrSlug : idOrSlug.toLowerCase()],
   );
   const r = rows[0];
-  if (!r) return undefined;
-  return toCompanyDetail(
-    {
-      id: r.id,
-      name: r.name,
-      slug: r.slug,
-      domain: r.domain,
-      oneLiner: r.one_liner,
-      category: r.category,
-      active: r.active,
-      activeJobCount: r.active_job_count,
-      tags: r.tags ?? [],
-    },
-    r.detail,
-  );
+  return r && toCompanyDetail(r.id, r);
 }

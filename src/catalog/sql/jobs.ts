@@ -159,7 +159,7 @@ const openDays = (postedAtUs: number, lastSeenAtUs: number): number =>
 /** A job's company as its detail shows it. */
 export type JobCompany = JobDetail['company'];
 
-/** What the job detail query returns: one JSON value (parsed natively, ~0.2 ms less than a dozen columns). */
+/** What the job detail query returns: one JSON value (parsed natively: cheaper than a dozen columns). */
 export interface JobDetailDoc {
   id: string;
   title: string;
@@ -219,8 +219,8 @@ interface Waiting {
 
 /**
  * Reads job rows by id, one query for every read asked for in the same turn of the event loop. A detail that
- * misses the response cache costs its query mostly in per-statement work, not in the row: on the 100k bench
- * catalog through PGlite, rows not read before took ~0.75 ms each one by one and ~0.15 ms each eight at a time.
+ * misses the response cache costs its query mostly in per-statement work, not in the row, so reading several
+ * rows in one statement costs each far less (docs/performance.md).
  * Concurrent requests for different jobs (the mixed /jobs/:id load) then share a query. Each read still sees
  * everything committed before it was asked for: the query runs after it, in the next turn.
  */

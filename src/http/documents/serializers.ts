@@ -52,8 +52,8 @@ const NESTED_ONE = ['items', 'additionalProperties'] as const;
 
 /**
  * The schema as fast-json-stringify should see it. For `anyOf` it writes code that tries each branch with an Ajv
- * validator, and it builds an Ajv instance (formats included) for every schema that has one: 11 at a start,
- * ~10 ms each, then a validator call for every nullable value of every response. The unions our responses use
+ * validator, and it builds an Ajv instance (formats included) for every schema that has one, each costly at a
+ * start, then a validator call for every nullable value of every response. The unions our responses use
  * have forms it writes inline: X-or-null becomes `type: [X's type, "null"]` and a union of string literals a
  * string. Only serializers see the rewrite; request validation and the OpenAPI document keep the schema as
  * declared. test/http/serializers.test.ts checks the bytes are the same.

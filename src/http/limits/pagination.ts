@@ -18,7 +18,7 @@ export interface PageMeta {
 
 /**
  * Clamps the page size to the tier's maximum and refuses offsets at or past the tier's result window
- * (spec section 8): deep paging is what filters are for.
+ * (docs/api.md): deep paging is what filters are for.
  */
 export function pageRequest(
   policy: TierPolicy,

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 export type Tier = 'anonymous' | 'token';
 export type PagedResource = 'jobs' | 'companies' | 'default';
 
-/** What each tier may do: data, not constants scattered through handlers (spec section 8). */
+/** What each tier may do: data, not constants scattered through handlers (docs/api.md). */
 export interface TierPolicy {
   tier: Tier;
   requestsPerWindow: number;

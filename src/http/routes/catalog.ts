@@ -6,7 +6,7 @@ import { signalsRoutes } from './signals/index.js';
 import { statsRoutes } from './stats/index.js';
 import { tagRoutes } from './tags/index.js';
 
-/** The public catalog read surface (spec 4.1–4.6), under the API prefix. */
+/** The public catalog read surface, under the API prefix. */
 export async function catalogRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
   await app.register(
     async (api) => {

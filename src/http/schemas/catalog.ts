@@ -12,8 +12,8 @@ import { PAY_PERIODS } from '../../sources/normalize/salary.js';
 import { WORKPLACES } from '../../sources/normalize/workplace.js';
 
 /**
- * Response and parameter schemas of the catalog routes (spec section 2). Response schemas double as the
- * serializer, so a field missing here never reaches a client: list items carry exactly the spec's fields.
+ * Response and parameter schemas of the catalog routes (docs/catalog.md). Response schemas double as the
+ * serializer, so a field missing here never reaches a client: list items carry exactly the documented fields (docs/catalog.md).
  */
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

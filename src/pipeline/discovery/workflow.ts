@@ -13,7 +13,7 @@ import {
 } from './stages.js';
 import type { Validation } from './validate.js';
 
-/** The promote workflow: discovery processing (spec 4.9) as one durable run. */
+/** The promote workflow: discovery processing as one durable run. */
 
 export const PROMOTE_WORKFLOW = 'promote';
 /** Every trigger shares this key, so triggers collapse into one run while it is enqueued or running. */

@@ -98,8 +98,8 @@ export class Pipeline {
    * start() for `serve`. Where the engine can launch on demand (the embedded database) and no earlier run waits in
    * its tables, only the scheduler starts, and the first enqueue or status read (a pipeline request, a due
    * re-scrape) launches the engine. Why: a launched DBOS keeps Node's async hooks on for the whole process (its
-   * AsyncLocalStorage) and polls its queue through the database every 200 ms: ~6 % of the catalog's requests per
-   * second with nothing to run (docs/deployment.md, Start-up order). Resolves true when the engine launched.
+   * AsyncLocalStorage) and polls its queue through the database: a share of the catalog's requests per second
+   * with nothing to run (docs/deployment.md, Start-up order). Resolves true when the engine launched.
    */
   async startOnDemand(): Promise<boolean> {
     const stops = this.stops;

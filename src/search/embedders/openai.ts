@@ -100,7 +100,7 @@ export class OpenAiEmbedder implements Embedder {
         headers,
         body: JSON.stringify({ model: this.opts.model, input: batch, encoding_format: 'float' }),
         kind: 'api',
-        // A batch of 128 vectors of 3,072 floats is ~8 MB of JSON; the retries are this embedder's own.
+        // A batch of 128 vectors of 3,072 floats is several MB of JSON; the retries are this embedder's own.
         maxBytes: MAX_RESPONSE_BYTES,
         timeoutMs: this.opts.timeoutMs ?? 30_000,
         retry: false,

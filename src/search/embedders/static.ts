@@ -130,7 +130,7 @@ export interface VectorBuildListener {
 
 /**
  * The static embedder with its identity known at once and its vectors loaded on first use, so processes that
- * never embed (a CLI command, a test without search) never read the 40 MB cache or build it. The load is
+ * never embed (a CLI command, a test without search) never read the cache or build it. The load is
  * asynchronous: building the cache on a fresh data directory gives the event loop a turn between slices, so a
  * server keeps answering while it runs; embed() calls wait for it.
  */
@@ -188,7 +188,7 @@ export class StaticEmbedder implements Embedder {
 
   /**
    * Loads (or builds once) the word-vector cache in cacheDir; see word-vectors.ts for the costs. Memoised per
-   * directory: every app built in one process (tests build many) shares the ~40 MB of vectors.
+   * directory: every app built in one process (tests build many) shares one copy of the vectors.
    */
   static load(cacheDir: string): StaticEmbedder {
     const cached = loaded.get(cacheDir);

@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 /**
  * Reads the word-vector package's JSON (`{"dimensions": n, "words": [...], "vectors": {"word": [...], ...}}`, other
  * keys ignored) one member at a time, quantising each vector as it goes. JSON.parse of the whole 300 MB file held
- * the text and ~341k arrays of boxed numbers at once (~1 GB of RSS, ~8 s of one blocked event loop on a newcomer's
+ * the text and ~341k arrays of boxed numbers at once (a large RSS and a long-blocked event loop on a newcomer's
  * first start); here only a window of the file, the vocabulary and the int8 rows are in memory, and the work comes
  * in slices (a generator step each) so an async caller can let requests through between them.
  */
@@ -17,7 +17,7 @@ export interface QuantisedVectors {
   q: Int8Array;
 }
 
-/** Vectors quantised per slice: ~0.9 MB of the file, a few ms of work between two turns of the event loop. */
+/** Vectors quantised per slice: a short stretch of work between two turns of the event loop. */
 const MEMBERS_PER_STEP = 1_000;
 const WORDS_PER_STEP = 20_000;
 const WINDOW_BYTES = 1 << 20;

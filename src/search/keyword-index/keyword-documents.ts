@@ -19,8 +19,8 @@ export interface CompanyLookup {
 
 /**
  * The documents are columns by slot, not an object each: an object, its lexeme array and that array's elements
- * cost ~200 bytes a document (~20 MB at 100k jobs, live in V8's old generation and so counted again by each
- * collection's headroom). A document's lexemes are word codes in one arena (`lexStart`, `lexLength`).
+ * cost far more per document (live in V8's old generation and so counted again by each collection's
+ * headroom). A document's lexemes are word codes in one arena (`lexStart`, `lexLength`).
  *
  * This half of the keyword index keeps the documents current; KeywordIndex adds the queries over them.
  */

@@ -1,7 +1,7 @@
 /**
  * The documents holding one lexeme, as parallel typed arrays: slot, the slot's generation when the entry was
- * added, and the code of the lexeme's ts_rank contribution there (~12 bytes an entry, where a Map<slot, code>
- * cost ~40: 5 MB against 23 MB at 100k jobs). Removing a document only bumps its slot's generation; readers skip
+ * added, and the code of the lexeme's ts_rank contribution there (~12 bytes an entry, a fraction of what a
+ * Map<slot, code> cost). Removing a document only bumps its slot's generation; readers skip
  * entries of an older generation, and a list mostly made of such entries is compacted.
  */
 export class PostingList {

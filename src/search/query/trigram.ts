@@ -1,8 +1,8 @@
 /**
  * pg_trgm's word_similarity in memory, and a matcher over many names. Misspelled company names ("antropic",
- * "databriks") were found by `word_similarity(lower(name), lower(query)) >= 0.5` over every company, ~6 ms of
- * SQL per search on the embedded database; the same test over an inverted trigram index in memory takes well
- * under a millisecond. test/search/trigram.test.ts checks the values against the database's function.
+ * "databriks") were found by `word_similarity(lower(name), lower(query)) >= 0.5` over every company, a scan of
+ * SQL per search on the embedded database; the same test over an inverted trigram index in memory costs a small
+ * fraction of it. test/search/trigram.test.ts checks the values against the database's function.
  */
 
 /** Trigrams of each alphanumeric word, lower-cased and padded like pg_trgm ("  w", " wo", "wor", "ord", "rd "). */

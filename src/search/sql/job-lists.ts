@@ -34,7 +34,7 @@ export async function planSqlJobQuery(
   q: string,
   hybrid: boolean,
 ): Promise<JobQueryPlan> {
-  const { text, corrections } = words.corrected(q, words.namesPlace);
+  const { text, corrections } = words.corrected(q, words.places.namesPlace);
   if (!hybrid) return { query: q, text, corrections, named: [] };
   const named = await similarCompanies(db, q, NAME_SIMILARITY, {}, 5);
   const companies = await companyJobCounts(
@@ -55,7 +55,9 @@ export async function planSqlJobQuery(
     text,
     corrections,
     named,
-    ...(intent && { intent: { ...intent, text: words.corrected(intent.rest, words.namesPlace).text } }),
+    ...(intent && {
+      intent: { ...intent, text: words.corrected(intent.rest, words.places.namesPlace).text },
+    }),
   };
 }
 

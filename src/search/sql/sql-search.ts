@@ -114,9 +114,11 @@ export class SqlSearch implements SearchService {
     const nearest = this.mode !== 'keyword' && (await this.nearest.enabled()) ? this.nearest : undefined;
     const vector = nearest ? await this.vectors.of(plan.text) : undefined;
     const rest = plan.intent && vector ? await this.vectors.of(plan.intent.text) : undefined;
-    const places = hybrid ? this.vocabulary.placesMatching(this.understanding.locationTerms(plan.text)) : [];
+    const places = hybrid
+      ? this.vocabulary.places.placesMatching(this.understanding.locationTerms(plan.text))
+      : [];
     const terms = this.terms.parse(plan.text, places, /[\p{L}\p{N}]$/u.test(plan.query));
-    const locations = places.length > 0 ? this.vocabulary.locationsWith(places) : [];
+    const locations = places.length > 0 ? [...this.vocabulary.places.locationsWith(places)] : [];
     const { lists, matched } = await sqlJobLists(this.opts.db, nearest, {
       plan,
       terms,

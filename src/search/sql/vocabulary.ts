@@ -1,7 +1,6 @@
+import { JobPlaces } from '../../catalog/job-places.js';
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
-import { LocationPlaces } from '../../sources/normalize/job-places.js';
-import { placeNamedBy } from '../../sources/normalize/regions.js';
 import { wordsOf } from '../keyword-index/lexemes.js';
 import { type Correction, Spelling } from '../query/spelling.js';
 
@@ -20,7 +19,8 @@ export class SqlVocabulary {
   private spelling = new Spelling();
   private frequencies = new Map<string, number>();
   private sorted: string[] = [];
-  private places: string[] = [];
+  /** The distinct locations of active jobs. */
+  places = new JobPlaces();
   private version: number | undefined;
   private rows = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -71,27 +71,6 @@ export class SqlVocabulary {
     return { text, corrections: fixes.map((f) => f.c) };
   }
 
-  /** Those of `terms` some active job's location holds (or lies inside: "europe" holds "berlin, germany"). */
-  placesMatching(terms: readonly string[]): string[] {
-    return terms.filter((t) => this.places.some((p) => this.holds(p, t)));
-  }
-
-  /** The distinct locations (lower case) holding any of `terms`, or inside the region or country one names. */
-  locationsWith(terms: readonly string[]): string[] {
-    return this.places.filter((p) => terms.some((t) => this.holds(p, t)));
-  }
-
-  private readonly areas = new LocationPlaces();
-  private holds = (place: string, term: string) => place.includes(term) || this.areas.inside(place, term);
-
-  /** Whether some active job's location holds the word (3+ letters) as a whole word, or it names a region. */
-  namesPlace = (word: string): boolean => {
-    if (placeNamedBy(word)) return true;
-    if (word.length < 3 || !/^\p{L}+$/u.test(word)) return false;
-    const whole = new RegExp(`(^|[^\\p{L}])${word}($|[^\\p{L}])`, 'u');
-    return this.places.some((p) => whole.test(p));
-  };
-
   private prefixFrequency(prefix: string): number {
     let lo = 0;
     let hi = this.sorted.length;
@@ -137,7 +116,8 @@ export class SqlVocabulary {
     this.spelling = spelling;
     this.frequencies = frequencies;
     this.sorted = [...frequencies.keys()].sort();
-    this.places = places.map((p) => p.place);
+    this.places = new JobPlaces();
+    for (const p of places) this.places.add(p.place);
     this.version = version;
     this.rows = texts.length;
     this.loadedAt = this.now();

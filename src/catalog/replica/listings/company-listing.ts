@@ -1,11 +1,10 @@
 import type { Queryable } from '../../../db/port.js';
 import type { FacetNames } from '../../fields/define.js';
 import { companyPredicate } from '../../filters.js';
-import { type CompanyCore, SLUG_RE, sortTagsByDimension, toCompanyDetail } from '../../sql/companies.js';
+import { companyListItem, SLUG_RE, sortTagsByDimension, toCompanyDetail } from '../../sql/companies.js';
 import { COMPANY_FACETS, type FacetCounts } from '../../sql/facets.js';
 import type { JobCompany } from '../../sql/jobs.js';
 import {
-  type CompanyCategory,
   type CompanyDetail,
   type CompanyFilters,
   type CompanyListItem,
@@ -41,7 +40,7 @@ export class CompanyListing {
   private order: [string, CompanyAttrs][] = [];
   /**
    * Bumped by every company change the index applies (told through its listener): the order, its sets and facet
-   * keys are rebuilt when it moved, not on every job change (the index's own generation), which cost ~50 ms each.
+   * keys are rebuilt when it moved, not on every job change (the index's own generation), each a costly rebuild.
    */
   private companiesChanged = 0;
   private orderGeneration = -1;
@@ -152,8 +151,8 @@ export class CompanyListing {
 
   /**
    * Each company facet's keys by position in the order, made once per order: a facet count then reads them
-   * instead of deriving every company's keys again (an array and a string per tag; at 5,000 companies and six
-   * facets ~1 MB of garbage a request, whose collections were the tail of these requests).
+   * instead of deriving every company's keys again (an array and a string per tag: garbage on every request,
+   * whose collections were the tail of these requests).
    */
   private facetKeys(): (readonly string[])[][] {
     if (this.keysGeneration !== this.orderGeneration) {
@@ -186,7 +185,7 @@ export class CompanyListing {
     const id = byId ? key : index.companyIdBySlug(key);
     const a = id === undefined ? undefined : index.companies.attributes(id);
     if (id === undefined || a === undefined) return undefined;
-    return toCompanyDetail(core(id, a), a.detail);
+    return toCompanyDetail(id, a);
   }
 
   /** The company block of a job's detail, for a job whose row was read without it (see getJob). */
@@ -272,20 +271,6 @@ function bitsets(order: [string, CompanyAttrs][]): Map<string, Uint32Array> {
   return sets;
 }
 
-function core(id: string, a: CompanyAttrs): CompanyCore {
-  return {
-    id,
-    name: a.name,
-    slug: a.slug,
-    domain: a.domain,
-    oneLiner: a.oneLiner,
-    category: a.category as CompanyCategory,
-    active: a.active,
-    activeJobCount: a.activeJobCount,
-    tags: a.tagList as CompanyTag[],
-  };
-}
-
 /**
  * List items by attributes object: the replica replaces a company's attributes whenever it changes, so an item
  * built once stays right for as long as its attributes are in use (serialization only reads it).
@@ -295,14 +280,7 @@ const builtItems = new WeakMap<CompanyAttrs, CompanyListItem>();
 function item(id: string, a: CompanyAttrs): CompanyListItem {
   let it = builtItems.get(a);
   if (it === undefined) {
-    it = {
-      id,
-      name: a.name,
-      slug: a.slug,
-      domain: a.domain,
-      oneLiner: a.oneLiner,
-      tags: sortTagsByDimension(a.tagList.map((t) => ({ ...t }) as CompanyTag)),
-    };
+    it = companyListItem(id, a, sortTagsByDimension(a.tagList.map((t) => ({ ...t }) as CompanyTag)));
     builtItems.set(a, it);
   }
   return it;

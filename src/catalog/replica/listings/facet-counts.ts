@@ -126,7 +126,7 @@ export function eachFacet<F extends object, D extends FacetDecl<unknown>>(
 
 /**
  * Job facets over a search shortlist: its jobs active in the replica that the filters (each facet's own lifted)
- * admit, grouped by their keys. A shortlist is small (the spec's 100), so the rows' attributes are read directly.
+ * admit, grouped by their keys. A shortlist is small (100 rows), so the rows' attributes are read directly.
  */
 export function jobFacetsWithin(
   index: CatalogReplica,

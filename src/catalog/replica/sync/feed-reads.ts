@@ -20,7 +20,7 @@ const CHANGED_JOB_IDS = `SELECT id FROM jobs WHERE search_seq > $1
 
 /**
  * Ids first, through the search_seq indexes, then the rows by id. One statement with IN (... UNION ...) let
- * PostgreSQL hash-join whole tables, ~80 ms per search at 100k jobs.
+ * PostgreSQL hash-join whole tables on every search.
  */
 export async function changedCompanies(db: Db, model: string, since: number): Promise<CompanyRow[]> {
   const ids = await db.query<{ id: string }>(CHANGED_COMPANY_IDS, [since]);
@@ -68,8 +68,8 @@ export function tombstones(db: Db, since?: number): Promise<Tombstone[]> {
 
 /**
  * Up to `limit` companies with ids after `after`, in id order (a full re-read's chunk). The embeddings' join repeats
- * the id range: without it PostgreSQL read every embedding before the range (~2,600 rows for a chunk of 50 halfway
- * through 5,000 companies). Named, as its plan is the same every time and planning cost a third of its ~5 ms.
+ * the id range: without it PostgreSQL read every embedding before the range. Named, as its plan is the same every
+ * time and planning was a large share of its time.
  */
 export function companiesAfter(db: Db, model: string, after: string, limit: number): Promise<CompanyRow[]> {
   return db.query<CompanyRow>(

@@ -63,7 +63,7 @@ export class JobVersions {
   /**
    * One chunk of the check against what the index holds now (ZERO_UUID as `after` starts a re-read): the ids to
    * read again and the id to continue after. The last chunk (next undefined) adds the held jobs it never met.
-   * Looking for them takes a pass over every held id (~50 ms at 100k jobs), so only when there can be any: when
+   * Looking for them takes a pass over every held id, so only when there can be any: when
    * the jobs met with a version are fewer than those held, or a job was dropped meanwhile (with none dropped,
    * every job held was held at the start or added since, so as many met as are held means every one was met).
    */

@@ -4,7 +4,7 @@ import { discoverRoute } from './discover.js';
 import { listCandidatesRoute } from './list-candidates.js';
 import { promoteRoute } from './promote.js';
 
-/** Discovery (spec 4.9, 4.10): the sightings log, discovery processing, and candidates (ours). */
+/** Discovery: the sightings log, discovery processing, and candidates (ours). */
 export async function discoveryRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
   await app.register(
     async (api) => {

@@ -98,7 +98,7 @@ export function promoteArgs(body: unknown): RunArgs {
 }
 
 /**
- * POST /promote_and_onboard (spec 4.9): enqueues discovery processing. Every trigger shares one dedup key, so
+ * POST /promote_and_onboard: enqueues discovery processing. Every trigger shares one dedup key, so
  * concurrent triggers get the same workflowId while a run is enqueued or running; that run keeps the arguments
  * it was started with, and a trigger that joined it is told so (merged) with those arguments.
  */

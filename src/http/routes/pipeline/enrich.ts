@@ -22,7 +22,7 @@ const Accepted = dataOf(
 );
 
 /**
- * POST /enrich (spec 4.8): forced re-acquisition of a tracked company's facts, re-derived tags, re-computed
+ * POST /enrich: forced re-acquisition of a tracked company's facts, re-derived tags, re-computed
  * embedding. 404 for a domain that is not tracked (new companies go through /onboard). Collapses per domain.
  */
 export function enrichRoute(app: App, deps: Deps): void {

@@ -4,7 +4,7 @@ import { workflowRoutes } from '../workflows/index.js';
 import { enrichRoute } from './enrich.js';
 import { onboardRoute } from './onboard.js';
 
-/** Ingestion (spec 4.7, 4.8): onboarding and re-enrichment (202), and the status of every pipeline run. */
+/** Ingestion: onboarding and re-enrichment (202), and the status of every pipeline run. */
 export async function pipelineRoutes(app: App, deps: Deps, prefix: string): Promise<void> {
   await app.register(
     async (api) => {

@@ -55,7 +55,7 @@ export function domainOrBadRequest(input: string): string {
 }
 
 /**
- * POST /onboard (spec 4.7): creates or updates the company and runs ingestion as a durable background workflow.
+ * POST /onboard: creates or updates the company and runs ingestion as a durable background workflow.
  * Answers 202 at once; concurrent calls for one domain get the same workflowId while that run is enqueued or
  * running, and a call after it ended starts a new run.
  */

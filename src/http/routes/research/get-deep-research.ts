@@ -13,7 +13,7 @@ const Params = Type.Object({
   }),
 });
 
-/** GET /deep-research/:domain (spec 4.12): the latest stored dossier; 404 when the company has none. */
+/** GET /deep-research/:domain: the latest stored dossier; 404 when the company has none. */
 export function getDeepResearchRoute(app: App, research: ResearchService): void {
   app.get(
     '/deep-research/:domain',

@@ -4,7 +4,7 @@ import { getDeepResearchRoute } from './get-deep-research.js';
 import { listResearchRunsRoute } from './list-research-runs.js';
 import { postDeepResearchRoute } from './post-deep-research.js';
 
-/** Deep research (spec 4.11, 4.12) and the run history. */
+/** Deep research and the run history. */
 export async function researchRoutes(app: App, research: ResearchService, prefix: string): Promise<void> {
   await app.register(
     async (api) => {

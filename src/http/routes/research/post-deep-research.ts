@@ -50,7 +50,7 @@ const Pending = dataOf(
 );
 
 /**
- * POST /deep-research (spec 4.11): synchronous for the caller, durable underneath. Waits up to
+ * POST /deep-research: synchronous for the caller, durable underneath. Waits up to
  * DEEP_RESEARCH_WAIT_S for the workflow; a client that disconnects loses nothing, the run completes and stores
  * the dossier. Concurrent calls for the same (domain, mode, processor) share one run.
  */

@@ -3,7 +3,7 @@ import { badRequest } from '../../../errors.js';
 import { DomainError, normalizeDomain } from '../../../pipeline/domain.js';
 import { DossierSchema, PROCESSORS, RESEARCH_MODES, ResearchRunSchema } from '../../../research/dossier.js';
 
-/** Shapes of the deep-research routes (spec 4.11, 4.12). */
+/** Shapes of the deep-research routes. */
 
 export const CompanyRefSchema = Type.Object(
   {
