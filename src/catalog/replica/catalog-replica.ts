@@ -1,7 +1,7 @@
 import type { Db } from '../../db/port.js';
 import type { VectorIndex } from '../../search/vectors/vector-index.js';
+import type { ActiveLocations } from '../active-locations.js';
 import type { JobAttrs } from '../fields/job-record.js';
-import type { JobPlaces } from '../job-places.js';
 import type { JobFilters } from '../types.js';
 import {
   type CatalogReplicaOptions,
@@ -80,7 +80,7 @@ export class CatalogReplica {
   readonly jobCodes: JobCodes;
   readonly jobs: VectorIndex<JobAttrs>;
   readonly companies: VectorIndex<CompanyAttrs>;
-  readonly places: JobPlaces;
+  readonly places: ActiveLocations;
 
   constructor(
     private readonly db: Db,

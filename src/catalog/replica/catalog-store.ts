@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Db } from '../../db/port.js';
 import { ScanThread } from '../../search/vectors/scan-thread.js';
 import { type StoredVector, VectorIndex } from '../../search/vectors/vector-index.js';
+import { ActiveLocations } from '../active-locations.js';
 import { companyRecordOf, sameCompanyRecord } from '../fields/company-record.js';
 import {
   attrsOf,
@@ -15,7 +16,6 @@ import {
   sameRecord,
 } from '../fields/job-record.js';
 import { tsvRows } from '../fields/tsv.js';
-import { JobPlaces } from '../job-places.js';
 import type { JobFilters } from '../types.js';
 import {
   BULK_CHUNK,
@@ -52,7 +52,7 @@ export class CatalogStore {
   readonly companies = new VectorIndex<CompanyAttrs>();
   private readonly slugToCompany = new Map<string, string>();
   /** Distinct lower(location) of active jobs (query understanding reads them). */
-  readonly places = new JobPlaces();
+  readonly places = new ActiveLocations();
   private readonly listeners: IndexListener[] = [];
   /** Interned strings of job attributes (see jobAttrs); emptied with the index. */
   private readonly shared = new Map<string, string>();

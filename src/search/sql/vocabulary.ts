@@ -1,4 +1,4 @@
-import { JobPlaces } from '../../catalog/job-places.js';
+import { ActiveLocations } from '../../catalog/active-locations.js';
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
 import { wordsOf } from '../keyword-index/lexemes.js';
@@ -20,7 +20,7 @@ export class SqlVocabulary {
   private frequencies = new Map<string, number>();
   private sorted: string[] = [];
   /** The distinct locations of active jobs. */
-  places = new JobPlaces();
+  places = new ActiveLocations();
   private version: number | undefined;
   private rows = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -116,7 +116,7 @@ export class SqlVocabulary {
     this.spelling = spelling;
     this.frequencies = frequencies;
     this.sorted = [...frequencies.keys()].sort();
-    this.places = new JobPlaces();
+    this.places = new ActiveLocations();
     for (const p of places) this.places.add(p.place);
     this.version = version;
     this.rows = texts.length;

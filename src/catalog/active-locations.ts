@@ -6,7 +6,7 @@ import { placeNamedBy } from '../sources/normalize/regions.js';
  * them to tell place words from other words, over the replica or, with search ranked in the database, over the
  * locations it read. A region or country word holds the locations inside it ("europe": "berlin, germany").
  */
-export class JobPlaces {
+export class ActiveLocations {
   private readonly counts = new Map<string, number>();
   private readonly areas = new LocationPlaces();
 
