@@ -64,15 +64,21 @@ const PERIOD_WORDS: Record<string, string> = {
   hour: 'an hour',
 };
 
+// Formatters are made once: constructing one costs more than rendering a job card, and a page renders dozens.
+const amount = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+const whole = new Intl.NumberFormat('en');
+
 /** "USD 150,000–200,000 a year". */
 export function salaryText(s: SalaryRange): string {
-  const n = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
-  const range = s.min === s.max ? n.format(s.min) : `${n.format(s.min)}–${n.format(s.max)}`;
+  const range = s.min === s.max ? amount.format(s.min) : `${amount.format(s.min)}–${amount.format(s.max)}`;
   return `${s.currency} ${range} ${PERIOD_WORDS[s.period] ?? `per ${s.period}`}`;
 }
 
+/** A count with thousands separators: "12,345". */
+export const countText = (n: number): string => whole.format(n);
+
 export const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  `${whole.format(n)} ${n === 1 ? one : many}`;
 
 const monthYear = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 

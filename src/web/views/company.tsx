@@ -5,7 +5,7 @@ import { HiringChart } from '../components/hiring-chart.js';
 import { JobList } from '../components/job-list.js';
 import { Tags } from '../components/tags.js';
 import { type PageContext, queryString } from '../context.js';
-import { COMPANY_CATEGORY_LABELS, plural, ROLE_LABELS } from '../format.js';
+import { COMPANY_CATEGORY_LABELS, countText, plural, ROLE_LABELS } from '../format.js';
 import { Layout } from '../layout.js';
 
 export interface CompanyData {
@@ -24,7 +24,7 @@ function Facts(props: { company: CompanyDetail }) {
     ['Category', COMPANY_CATEGORY_LABELS[c.category]],
     ['Headquarters', c.headquarters],
     ['Founded', c.foundedYear === null ? null : String(c.foundedYear)],
-    ['Employees', c.employeeCount === null ? null : c.employeeCount.toLocaleString('en')],
+    ['Employees', c.employeeCount === null ? null : countText(c.employeeCount)],
     ['Funding', c.funding.summary],
   ];
   return (
@@ -67,7 +67,7 @@ function Jobs(props: { ctx: PageContext; data: CompanyData }) {
       ))}
       {data.listed < c.activeJobCount ? (
         <p>
-          <a href={`/jobs?company=${c.slug}`}>All {c.activeJobCount.toLocaleString('en')} jobs →</a>
+          <a href={`/jobs?company=${c.slug}`}>All {countText(c.activeJobCount)} jobs →</a>
         </p>
       ) : null}
     </>

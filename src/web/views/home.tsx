@@ -1,7 +1,7 @@
 import type { CatalogStats, JobListItem, RoleCategory } from '../../catalog/types.js';
 import { JobList } from '../components/job-list.js';
 import type { PageContext } from '../context.js';
-import { ROLE_LABELS } from '../format.js';
+import { countText, ROLE_LABELS } from '../format.js';
 import { Layout } from '../layout.js';
 
 export interface HomeData {
@@ -20,13 +20,13 @@ function Stats(props: { stats: CatalogStats }) {
   return (
     <ul class="stats" aria-label="Catalog">
       <li>
-        <strong>{s.totalJobs.toLocaleString('en')}</strong> active jobs
+        <strong>{countText(s.totalJobs)}</strong> active jobs
       </li>
       <li>
-        <strong>{s.totalCompanies.toLocaleString('en')}</strong> companies
+        <strong>{countText(s.totalCompanies)}</strong> companies
       </li>
       <li>
-        <strong>{s.newToday.toLocaleString('en')}</strong> new today
+        <strong>{countText(s.newToday)}</strong> new today
       </li>
     </ul>
   );
@@ -64,7 +64,7 @@ export function HomeView(props: { ctx: PageContext; data: HomeData }) {
           <li key={c.category}>
             <a href={`/jobs?role_category=${c.category}`}>
               <span>{ROLE_LABELS[c.category]}</span>
-              <span class="count">{c.count.toLocaleString('en')}</span>
+              <span class="count">{countText(c.count)}</span>
             </a>
           </li>
         ))}
@@ -86,7 +86,7 @@ export function HomeView(props: { ctx: PageContext; data: HomeData }) {
                   {c.name}
                 </a>{' '}
                 <a class="count" href={`/jobs?client_facing=true&company=${c.slug}`}>
-                  {c.count.toLocaleString('en')} open
+                  {countText(c.count)} open
                 </a>
               </li>
             ))}

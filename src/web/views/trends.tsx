@@ -2,7 +2,7 @@ import type { NewlyHiring, Trends } from '../../signals/service.js';
 import { Control, type ParamSchema } from '../components/filter-form.js';
 import { HiringChart } from '../components/hiring-chart.js';
 import { type PageContext, queryString } from '../context.js';
-import { monthLabel, percent, plural, ROLE_LABELS } from '../format.js';
+import { countText, monthLabel, percent, plural, ROLE_LABELS } from '../format.js';
 import { Layout } from '../layout.js';
 
 export interface TrendsData {
@@ -69,8 +69,8 @@ function RoleMix(props: { data: TrendsData }) {
               {monthLabel(p.period)}
               {p.partial ? <span class="muted"> (partial)</span> : null}
             </th>
-            <td>{p.opened.toLocaleString('en')}</td>
-            <td>{p.clientFacingOpened.toLocaleString('en')}</td>
+            <td>{countText(p.opened)}</td>
+            <td>{countText(p.clientFacingOpened)}</td>
             <td>{percent(p.clientFacingShare)}</td>
           </tr>
         ))}
