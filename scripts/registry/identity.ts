@@ -341,9 +341,14 @@ function idKeys(domain: string): Set<string> {
   return new Set([key(domain), word, ...AFFIXES.map((a) => word + a)].filter((k) => k.length >= 2));
 }
 
-/** Names the company goes by: the AI lists' names for it and its domain's word. */
+/**
+ * Names the company goes by: the AI lists' names for it and its domain's word. A company a list names by its whole
+ * domain, with an ending that is no name ending ("Osmosis.Studio"), goes by that name, not by the bare word.
+ */
 function nameKeys(domain: string, company: Company): Set<string> {
-  return new Set([...company.names.map((n) => bare(key(n))), ...wordKeys(domain)]);
+  const suffix = key(parseDomain(domain).publicSuffix ?? '');
+  const whole = !NAME_ENDINGS.includes(suffix) && company.names.some((n) => key(n) === key(domain));
+  return new Set([...company.names.map((n) => bare(key(n))), ...(whole ? [] : wordKeys(domain))]);
 }
 
 /** A name without the endings companies add to it ("Hume AI", "Otter.ai", "Acme Inc"). */

@@ -163,6 +163,29 @@ describe('registry identity rules', () => {
     });
   });
 
+  it('refuses a board named by the bare word of a company the lists call by its whole domain (Bolt.new, Bolt)', () => {
+    const r = buildRegistry(
+      facts(
+        [
+          company('Bolt.new', 'bolt.new'),
+          company('Osmosis.Studio', 'osmosis.studio'),
+          company('Fireflies.ai', 'fireflies.ai'),
+        ],
+        [
+          board('hand-list', 'ashby', 'bolt', 'Bolt'),
+          board('new-list', 'greenhouse', 'osmosis', 'Osmosis'),
+          board('new-list', 'ashby', 'fireflies', 'Fireflies'),
+        ],
+      ),
+      SOURCES,
+    );
+    // ".ai" is a name ending ("Fireflies.ai" goes by "Fireflies"); ".new" and ".studio" are not.
+    expect(boardsOf(r)).toEqual({ 'fireflies.ai': ['ashby:fireflies:board-url'] });
+    expect(reasons(r)).toEqual({
+      'names-another-company': ['bolt.new ashby:bolt', 'osmosis.studio greenhouse:osmosis'],
+    });
+  });
+
   it('leaves out a platform domain and a tie between two vendors', () => {
     const r = buildRegistry(
       facts(
