@@ -245,25 +245,34 @@ export function explainByRules(input: RoleInput): RulesDecision {
 const WEAK_STEPS = new Set(['function-anywhere', 'department', 'default']);
 /** The model's probability from which it overrules a weak pass (chosen by company-grouped cross-validation). */
 export const MODEL_CONFIDENCE = 0.7;
+/**
+ * The model's probability from which it files a title no rule matched as client-facing (company-grouped
+ * cross-validation: client-facing recall up, precision unchanged; docs/sources.md).
+ */
+export const MODEL_CLIENT_FACING_CONFIDENCE = 0.5;
 
 /**
  * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and its three
  * strongest features include the title's head noun or the department, not only words that happen to recur in one company's titles
- * ("Member of Technical Staff" must not make every "Team Member" an engineer). It never files a posting as
- * client-facing: in company-grouped cross-validation its client-facing calls cost more precision than they gained
- * recall, so client-facing categories come from phrase rules only.
+ * ("Member of Technical Staff" must not make every "Team Member" an engineer). It files a posting as client-facing
+ * only where no rule matched at all: a client-facing rule's absence elsewhere is itself evidence (a function rule
+ * named the role), and in company-grouped cross-validation its client-facing calls over other weak passes cost more
+ * precision than they gained recall.
  */
 export function combine(rules: RulesDecision, model: ModelDecision | null): Classification {
   if (
-    model &&
-    WEAK_STEPS.has(rules.step) &&
-    model.probability >= MODEL_CONFIDENCE &&
-    model.category !== rules.category &&
-    !isClientFacing(model.category) &&
-    model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
+    !model ||
+    !WEAK_STEPS.has(rules.step) ||
+    model.category === rules.category ||
+    !model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
   ) {
-    return { category: model.category, rule: `model:${model.evidence.slice(0, 2).join('+')}` };
+    return { category: rules.category, rule: rules.rule };
   }
+  const clientFacing = isClientFacing(model.category);
+  const decides = clientFacing
+    ? rules.step === 'default' && model.probability >= MODEL_CLIENT_FACING_CONFIDENCE
+    : model.probability >= MODEL_CONFIDENCE;
+  if (decides) return { category: model.category, rule: `model:${model.evidence.slice(0, 2).join('+')}` };
   return { category: rules.category, rule: rules.rule };
 }
 
