@@ -8,6 +8,7 @@ import { type CatalogManifest, prepareCatalog } from './generate.js';
 import type { Rng } from './prng.js';
 import { type Child, freePort, memoryOf, spawnChild, waitForOk, waitForWarm } from './processes.js';
 import { searchScenarios, twoProcesses } from './scale-search.js';
+import { type RelationSize, scrapeWriteCosts, searchRelationSizes, type WriteCost } from './scale-writes.js';
 import { type Row, timeUrls } from './serial.js';
 import { benchServiceEnv } from './service-env.js';
 import { API, distinctUrls, TOKEN_JOBS, UrlFactory } from './urls.js';
@@ -117,6 +118,9 @@ async function start(
     env: benchServiceEnv(port, { databaseUrl }, CACHE, {
       READ_MODEL: readModel,
       SEARCH: readModel === 'sql' ? SEARCH : 'memory',
+      // The SQL processes run as a fleet's API processes do: the pipeline, its engine and the embedding
+      // catch-up run on workers.
+      ...(readModel === 'sql' && { FRONTLINE_ROLE: 'api' }),
     }),
     logFile: join(CACHE, `${logName}.log`),
     port,
@@ -231,12 +235,38 @@ async function timeStarts(databaseUrl: string): Promise<StartRun[]> {
   return runs;
 }
 
+/** The search indexes' sizes and build times, and a scrape's write cost, as markdown sections. */
+function renderDatabase(sizes: RelationSize[], writes: WriteCost[]): string[] {
+  const mb = (b: number) => (b / 2 ** 20).toFixed(1);
+  return [
+    '## Search indexes',
+    '',
+    '| Relation | size (MB) | build after the load |',
+    '|---|---|---|',
+    ...sizes.map(
+      (s) =>
+        `| ${s.name} | ${mb(s.bytes)} | ${s.buildMs === undefined ? '–' : `${(s.buildMs / 1000).toFixed(1)} s`} |`,
+    ),
+    '',
+    "## A scrape's writes (one statement each, rolled back; after a first untimed run)",
+    '',
+    '| Change | ms with every index | ms without jobs_search_idx | ms per row |',
+    '|---|---|---|---|',
+    ...writes.map(
+      (w) =>
+        `| ${w.label} | ${w.ms.toFixed(0)} | ${w.withoutSearchIndexMs.toFixed(0)} | ${(w.ms / w.rows).toFixed(2)} |`,
+    ),
+    '',
+  ];
+}
+
 function render(
   manifest: CatalogManifest,
   databaseUrl: string,
   rows: Row[],
   runs: StartRun[],
   load: string,
+  database: string[],
 ): string {
   const f = (n: number) => n.toFixed(1);
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
@@ -264,6 +294,7 @@ function render(
     ),
     '',
     ...NOTES.flatMap((n) => [n, '']),
+    ...database,
     '## Start and memory',
     '',
     '| READ_MODEL | spawn → first 2xx on /jobs | spawn → first search (replica loaded) | RSS after (MB) | peak RSS (MB) |',
@@ -291,7 +322,12 @@ async function main(): Promise<void> {
   const load = new LoadSampler();
   const { rows, start } = await timeRows(databaseUrl, manifest);
   const runs = [start, ...(await timeStarts(databaseUrl))];
-  const report = render(manifest, databaseUrl, rows, runs, load.stop());
+  log("search index sizes; a scrape's write cost");
+  const database = renderDatabase(
+    await searchRelationSizes(databaseUrl, manifest.indexBuilds),
+    await scrapeWriteCosts(databaseUrl),
+  );
+  const report = render(manifest, databaseUrl, rows, runs, load.stop(), database);
   mkdirSync(dirname(values.out as string), { recursive: true });
   writeFileSync(values.out as string, report);
   process.stdout.write(report);

@@ -70,6 +70,41 @@ describe('search ranked in the database', () => {
     expect(await titles('/api/v1/jobs?search=deployment%20strategist')).toEqual(['Deployment Strategist']);
   });
 
+  it('corrects to words a write adds, and keeps the counts it reads them from exact', async () => {
+    const now = t.clock.now();
+    const [c] = await t.deps.db.query<{ id: string }>(`SELECT id FROM companies WHERE name = 'Anthropic'`);
+    const job = { companyId: c!.id, companyName: 'Anthropic', roleCategory: 'engineering' as const };
+    const [wrangler, other] = await addJobs(
+      t.deps.db,
+      [
+        { ...job, title: 'Kubernetes Wrangler', postedAt: new Date(now) },
+        { ...job, title: 'Kubernetes Wrangler', postedAt: new Date(now - HOUR) },
+      ],
+      now,
+    );
+    // "wrangler" is a word of no title before this write: the typo is corrected only from the words read since.
+    expect((await titles('/api/v1/jobs?search=wranlger'))[0]).toBe('Kubernetes Wrangler');
+    // Closing, re-titling and deleting jobs move the counts as a grouping of the active jobs would.
+    await t.deps.db.transaction(async (tx) => {
+      await tx.query('UPDATE jobs SET active = false WHERE id = $1', [wrangler]);
+      await tx.query(`UPDATE jobs SET title = 'Cluster Wrangler' WHERE id = $1`, [other]);
+      await tx.query(`DELETE FROM jobs WHERE title = 'Security Engineer'`);
+      await tx.query('UPDATE catalog_version SET version = version + 1');
+    });
+    const counted = await t.deps.db.query(
+      'SELECT title, text, n FROM job_text_counts WHERE n > 0 ORDER BY title, text',
+    );
+    const grouped = await t.deps.db.query(
+      `SELECT * FROM (SELECT true AS title, title AS text, count(*)::int AS n FROM jobs WHERE active GROUP BY 2
+        UNION ALL SELECT false, company_name, count(*)::int FROM jobs WHERE active GROUP BY 2) g
+       ORDER BY title, text`,
+    );
+    expect(counted).toEqual(grouped);
+    expect(counted).toContainEqual({ title: true, text: 'Cluster Wrangler', n: 1 });
+    expect(counted).not.toContainEqual(expect.objectContaining({ text: 'Kubernetes Wrangler' }));
+    expect((await titles('/api/v1/jobs?search=clustr%20wranlger'))[0]).toBe('Cluster Wrangler');
+  });
+
   it('reads a compound in every form as one word, in titles and queries alike', async () => {
     const now = t.clock.now();
     const [c] = await t.deps.db.query<{ id: string }>(`SELECT id FROM companies WHERE name = 'Anthropic'`);

@@ -7,10 +7,10 @@ import { type Correction, Spelling } from '../query/spelling.js';
 /**
  * What search ranked in the database keeps in the process: the words of active job titles and company names
  * (for typo tolerance, query/spelling.ts, with how many jobs hold each lexeme) and the distinct job locations (for
- * the places a query names). Both grow with the catalog's vocabulary and places, not with its jobs: a million
- * synthetic jobs reuse a few thousand title words. Read with one grouped statement, and read again when the
- * catalog has changed and `refreshMs` has passed since the last check (in the background: searches meanwhile use
- * the words already held).
+ * the places a query names). Both grow with the catalog's vocabulary and places, not with its jobs: they are read
+ * from the trigger-maintained counts of active jobs per title and company name (job_text_counts, migration 0176)
+ * and per location (job_place_counts): one row per distinct text, none per job. Read again when the catalog has changed and `refreshMs` has passed since
+ * the last check (in the background: searches meanwhile use the words already held).
  */
 /** Texts (distinct titles and company names) up to which the words are read again at every catalog change. */
 const EXACT_ROWS = 20_000;
@@ -96,9 +96,7 @@ export class SqlVocabulary {
   private async read(version: number): Promise<void> {
     const [texts, places] = await Promise.all([
       this.db.query<{ text: string; n: number; title: boolean }>(
-        `SELECT title AS text, count(*)::int AS n, true AS title FROM jobs WHERE active GROUP BY title
-         UNION ALL
-         SELECT company_name, count(*)::int, false FROM jobs WHERE active GROUP BY company_name`,
+        'SELECT text, n, title FROM job_text_counts WHERE n > 0',
       ),
       this.db.query<{ place: string }>('SELECT DISTINCT place FROM job_place_counts WHERE n > 0'),
     ]);
