@@ -138,7 +138,8 @@ export function bucket(
   if (trackedSinceMs === null || trackedSinceMs > range.toMs) return [];
   let active = activeBefore;
   let i = 0;
-  const dayMs = (k: number) => Date.parse((days[k] as DayCounts).day);
+  const ms = days.map((d) => Date.parse(d.day));
+  const dayMs = (k: number) => ms[k] as number;
   // Everything before the first period counts only toward active.
   const firstStart = firstPeriod(range, trackedSinceMs);
   for (; i < days.length && dayMs(i) < firstStart; i++) active += (days[i] as DayCounts).net;

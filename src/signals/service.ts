@@ -147,7 +147,7 @@ function companySeries(
 export class SignalsService {
   constructor(
     private readonly db: Queryable,
-    /** Where the series read their rollups (SignalReads; SQL is the one implementation). */
+    /** Where the series read their rollups (SignalReads: SQL, or the in-process copy in front of it). */
     readonly reads: SignalReads = new SqlSignalReads(db),
   ) {}
 
