@@ -17,7 +17,18 @@ export const DEFAULT_SPAN_DAYS: Record<Interval, number> = { day: 90, week: 364,
 export const MAX_SPAN_DAYS: Record<Interval, number> = { day: 366, week: 1830, month: 1830 };
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
-export const dayString = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const DAY_NAMES: string[] = [];
+/** YYYY-MM-DD of the UTC day holding `ms`; the days since 1970 are each formatted once (a series names hundreds). */
+export const dayString = (ms: number): string => {
+  const day = Math.floor(ms / DAY_MS);
+  if (day < 0 || day > 100_000) return new Date(ms).toISOString().slice(0, 10);
+  let s = DAY_NAMES[day];
+  if (s === undefined) {
+    s = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    DAY_NAMES[day] = s;
+  }
+  return s;
+};
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -15,16 +15,8 @@ import type { CopiedCompany, RollupCopy } from './rollup-copy.js';
 /** The reads of SignalReads answered from a RollupCopy, as the SQL statements answer them (sql-reads.ts). */
 
 const epochDay = (ms: number) => Math.floor(ms / DAY_MS);
-const NAMES: string[] = [];
-/** YYYY-MM-DD of an epoch day, each formatted once. */
-const dayName = (d: number): string => {
-  let s = NAMES[d];
-  if (s === undefined) {
-    s = dayString(d * DAY_MS);
-    NAMES[d] = s;
-  }
-  return s;
-};
+/** YYYY-MM-DD of an epoch day. */
+const dayName = (d: number): string => dayString(d * DAY_MS);
 const ASCII = /^[\x20-\x7e]*$/;
 /** Bytes of scope sums kept per copy before they are dropped together (each is days x categories x 5 columns). */
 const MEMO_BYTES = 32 * 1024 * 1024;
