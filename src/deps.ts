@@ -179,10 +179,16 @@ function createSignalReads(
   versionFeed: CatalogVersionFeed,
 ): ReplicaSignalReads | undefined {
   if (config.readModel !== 'memory') return undefined;
+  const log = componentLogger(config, 'signals');
   const reads = new ReplicaSignalReads(db, {
     validity: () => versionFeed.token(),
     minReloadMs: SIGNALS_MIN_RELOAD_MS,
-    onError: (err) => componentLogger(config, 'signals').error({ err }, 'hiring rollups load failed'),
+    onError: (err) => log.error({ err }, 'hiring rollups load failed'),
+    onLoad: ({ kept, ms, bytes }) =>
+      log.info(
+        { ms, bytes },
+        kept ? 'hiring rollups copied' : 'hiring rollups copy discarded: the catalog moved',
+      ),
   });
   closers.push(() => reads.close());
   return reads;

@@ -202,8 +202,14 @@ export class SignalsService {
           cf += d.openedClientFacing;
         }
       }
+      // Named one by one: an object spread per point cost several times the rest of a trend.
       return {
-        ...p,
+        period: p.period,
+        opened: p.opened,
+        reopened: p.reopened,
+        closed: p.closed,
+        active: p.active,
+        partial: p.partial,
         clientFacingOpened: cf,
         clientFacingShare: all === 0 ? null : Math.round((cf / all) * 1000) / 1000,
       };

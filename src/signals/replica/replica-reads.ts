@@ -18,6 +18,8 @@ export interface ReplicaReadsOptions {
   /** Least time between the end of a load and the start of the next (writes in bursts cost one reload). */
   minReloadMs: number;
   onError: (err: unknown) => void;
+  /** Told how each load ended: kept (with its time and bytes) or discarded (the catalog moved during it). */
+  onLoad?: (outcome: { kept: boolean; ms: number; bytes: number }) => void;
   /** Statement batches of a load give the event loop (and PGlite's one connection) a turn in between. */
   yieldTurn?: () => Promise<void>;
 }
@@ -119,12 +121,15 @@ export class ReplicaSignalReads implements SignalReads {
     if (this.loading) return this.loading;
     const token = this.opts.validity();
     const turn = this.opts.yieldTurn ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    const started = performance.now();
     this.loading = RollupCopy.load(this.db, token, turn)
       .then(
         (s) => {
           // A copy read across a write answers nothing: it stays out, and the next read reloads.
-          if (s && this.opts.validity() === token) this.copy = s;
+          const kept = s !== undefined && this.opts.validity() === token;
+          if (kept) this.copy = s;
           else if (this.copy?.token !== this.opts.validity()) this.copy = undefined;
+          this.opts.onLoad?.({ kept, ms: Math.round(performance.now() - started), bytes: s?.bytes() ?? 0 });
         },
         (err) => {
           if (!this.closed) this.opts.onError(err);
