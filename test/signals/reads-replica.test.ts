@@ -153,6 +153,18 @@ describe('hiring reads from memory', () => {
       await same(`/api/v1/trends?${[...seriesQuery(random), ...trendsFilter(random)].join('&')}`);
   });
 
+  it('keep answering, without a reload, after a write that leaves the catalog as it was', async () => {
+    const loaded = memory.current();
+    expect(loaded).toBeDefined();
+    // A write statement through the app's database moves the validity token; catalog_version stays.
+    await t.deps.db.query('DELETE FROM companies WHERE false');
+    expect(memory.current()).toBeUndefined();
+    await same(
+      `/api/v1/trends?interval=week&from=${new Date(clock.now() - 300 * DAY).toISOString().slice(0, 10)}`,
+    );
+    expect(memory.current()).toBe(loaded);
+  });
+
   it('step aside for SQL after a write until reloaded, then answer the new rows', async () => {
     const from = new Date(clock.now() - 700 * DAY).toISOString().slice(0, 10);
     const url = `/api/v1/trends?interval=month&from=${from}&share=client_facing`;

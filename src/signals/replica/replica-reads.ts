@@ -1,3 +1,4 @@
+import { readCatalogVersion } from '../../catalog/version.js';
 import type { Db } from '../../db/port.js';
 import type { Range } from '../periods.js';
 import type { CompanyRef, CompanyRollup, ScopeRollup, SignalReads } from '../reads.js';
@@ -38,6 +39,7 @@ export class ReplicaSignalReads implements SignalReads {
   private timer: NodeJS.Timeout | undefined;
   private loadedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
+  private checking: { token: string; version: Promise<number> } | undefined;
   /** Reads answered from memory (tests check that the copy, not SQL, answered). */
   answered = 0;
 
@@ -48,10 +50,41 @@ export class ReplicaSignalReads implements SignalReads {
     this.sql = new SqlSignalReads(db);
   }
 
-  /** The current copy, or undefined (a reload is then under way or scheduled). */
+  /** The copy when it is current under the validity token as it stands, else undefined. */
   current(): RollupCopy | undefined {
     const s = this.copy;
-    if (s && s.token === this.opts.validity()) return s;
+    return s && s.token === this.opts.validity() ? s : undefined;
+  }
+
+  /**
+   * The copy when it is current, or undefined (a reload is then under way or scheduled). The token also moves
+   * with writes that leave the catalog as it was (every write statement through this process moves it); every
+   * write of the rollups bumps catalog_version in its transaction, so a copy read at the version the database still
+   * has is current, and answers under the new token without a reload.
+   */
+  private async fresh(): Promise<RollupCopy | undefined> {
+    const s = this.copy;
+    if (!s) {
+      this.schedule();
+      return undefined;
+    }
+    const token = this.opts.validity();
+    if (s.token === token) return s;
+    // Reads under one token share a check; a check begun under an older token may predate a write since.
+    if (this.checking?.token !== token) {
+      const check = { token, version: readCatalogVersion(this.db) };
+      this.checking = check;
+      check.version
+        .finally(() => {
+          if (this.checking === check) this.checking = undefined;
+        })
+        .catch(() => {});
+    }
+    const version = await this.checking.version.catch(() => undefined);
+    if (version === s.version && this.copy === s) {
+      s.token = token;
+      return s;
+    }
     this.schedule();
     return undefined;
   }
@@ -62,7 +95,7 @@ export class ReplicaSignalReads implements SignalReads {
   }
 
   async company(idOrSlug: string): Promise<CompanyRef | undefined> {
-    const s = this.current();
+    const s = await this.fresh();
     const i = s && companyIndex(s, idOrSlug);
     if (!s || i === null) return this.sql.company(idOrSlug);
     this.answered++;
@@ -76,7 +109,7 @@ export class ReplicaSignalReads implements SignalReads {
     range: Range,
     categories: readonly string[],
   ): Promise<CompanyRollup | undefined> {
-    const s = this.current();
+    const s = await this.fresh();
     const i = s && companyIndex(s, idOrSlug);
     if (!s || i === null) return this.sql.companyRollup(idOrSlug, range, categories);
     this.answered++;
@@ -84,7 +117,7 @@ export class ReplicaSignalReads implements SignalReads {
   }
 
   async scopeRollup(scope: Scope, range: Range, categories: readonly string[]): Promise<ScopeRollup> {
-    const s = this.current();
+    const s = await this.fresh();
     if (!s) return this.sql.scopeRollup(scope, range, categories);
     this.answered++;
     return scopeRollup(s, scope, range, categories);
@@ -94,7 +127,7 @@ export class ReplicaSignalReads implements SignalReads {
   async warm(): Promise<void> {
     if (this.closed) return;
     if (this.loading) await this.loading;
-    if (this.copy?.token !== this.opts.validity()) await this.load();
+    if (!(await this.fresh())) await this.load();
   }
 
   close(): Promise<void> {
@@ -119,15 +152,18 @@ export class ReplicaSignalReads implements SignalReads {
 
   private load(): Promise<void> {
     if (this.loading) return this.loading;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     const token = this.opts.validity();
     const turn = this.opts.yieldTurn ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     const started = performance.now();
     this.loading = RollupCopy.load(this.db, token, turn)
       .then(
         (s) => {
-          // A copy read across a write answers nothing: it stays out, and the next read reloads.
-          const kept = s !== undefined && this.opts.validity() === token;
-          if (kept) this.copy = s;
+          // A copy read across a catalog write (catalog_version moved) answers nothing: it stays out, and the next
+          // read reloads. One read at a version answers once the token is checked against it (fresh).
+          const kept = s !== undefined;
+          if (s) this.copy = s;
           else if (this.copy?.token !== this.opts.validity()) this.copy = undefined;
           this.opts.onLoad?.({ kept, ms: Math.round(performance.now() - started), bytes: s?.bytes() ?? 0 });
         },

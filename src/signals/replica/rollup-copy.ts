@@ -100,8 +100,14 @@ export class RollupCopy {
   /** What the answers keep per copy (copy-answers.ts): sums per scope, lists of companies per filter. */
   readonly memo = new Map<string, unknown>();
 
-  /** `token`: the validity token the load began at; the copy answers only while it is current. */
-  constructor(readonly token: string) {
+  /** catalog_version the copy was read at (set by load). */
+  version = 0;
+
+  /**
+   * `token`: the validity token the copy answers under; it moves to a newer token when catalog_version is found
+   * unchanged (ReplicaSignalReads).
+   */
+  constructor(public token: string) {
     for (const c of ROLE_CATEGORIES) this.code(c);
   }
 
@@ -137,6 +143,7 @@ export class RollupCopy {
     await copy.readCompanies(db);
     await copy.readRows(db, yieldTurn);
     if ((await readCatalogVersion(db)) !== version) return undefined;
+    copy.version = version;
     return copy;
   }
 
