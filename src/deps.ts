@@ -31,6 +31,7 @@ import type { VectorBuildListener } from './search/embedders/static.js';
 import { createSearchParts, type SearchParts } from './search/service.js';
 import { timedSearch } from './search/timed.js';
 import type { SearchService } from './search/types.js';
+import { ReplicaSignalReads, SIGNALS_MIN_RELOAD_MS } from './signals/replica/replica-reads.js';
 import { loadSampleHistory } from './signals/sample-history.js';
 import { SignalsService } from './signals/service.js';
 import { Warmup } from './warmup.js';
@@ -148,7 +149,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watches: watchParts.service,
       watchMatcher: watchParts.matcher,
       catalog,
-      signals: new SignalsService(db),
+      signals: new SignalsService(db, createSignalReads({ config, db, now, metrics, closers }, versionFeed)),
       warmup: new Warmup(() => replica?.ready ?? true),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
@@ -167,6 +168,30 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     for (const close of closers.reverse()) await close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * The hiring series' reads: SQL alone (undefined: READ_MODEL=sql), or an in-process copy of the rollups in front
+ * of it, exact under the response cache's rule.
+ */
+function createSignalReads(
+  { config, db, closers }: Shared,
+  versionFeed: CatalogVersionFeed,
+): ReplicaSignalReads | undefined {
+  if (config.readModel !== 'memory') return undefined;
+  const log = componentLogger(config, 'signals');
+  const reads = new ReplicaSignalReads(db, {
+    validity: () => versionFeed.token(),
+    minReloadMs: SIGNALS_MIN_RELOAD_MS,
+    onError: (err) => log.error({ err }, 'hiring rollups load failed'),
+    onLoad: ({ kept, ms, bytes }) =>
+      log.info(
+        { ms, bytes },
+        kept ? 'hiring rollups copied' : 'hiring rollups copy discarded: the catalog moved',
+      ),
+  });
+  closers.push(() => reads.close());
+  return reads;
 }
 
 /** Counts every outbound request's outcome by host. */

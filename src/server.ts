@@ -95,7 +95,8 @@ async function startServer(config: Config): Promise<RunningServer> {
       app.log.info('workflow engine idle: it launches with the first pipeline request or due re-scrape');
     }
     if (config.role !== 'api') deps.watchMatcher.start();
-    await searchWarmed;
+    // Search's warm-up and the in-process copy of the hiring rollups (the series read SQL until it is in).
+    await Promise.all([searchWarmed, deps.signals.reads.warm()]);
     deps.warmup.settle();
     app.log.info({ total: clock.total }, 'warm');
   });

@@ -17,7 +17,18 @@ export const DEFAULT_SPAN_DAYS: Record<Interval, number> = { day: 90, week: 364,
 export const MAX_SPAN_DAYS: Record<Interval, number> = { day: 366, week: 1830, month: 1830 };
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
-export const dayString = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const DAY_NAMES: string[] = [];
+/** YYYY-MM-DD of the UTC day holding `ms`; the days since 1970 are each formatted once (a series names hundreds). */
+export const dayString = (ms: number): string => {
+  const day = Math.floor(ms / DAY_MS);
+  if (day < 0 || day > 100_000) return new Date(ms).toISOString().slice(0, 10);
+  let s = DAY_NAMES[day];
+  if (s === undefined) {
+    s = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    DAY_NAMES[day] = s;
+  }
+  return s;
+};
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -138,7 +149,8 @@ export function bucket(
   if (trackedSinceMs === null || trackedSinceMs > range.toMs) return [];
   let active = activeBefore;
   let i = 0;
-  const dayMs = (k: number) => Date.parse((days[k] as DayCounts).day);
+  const ms = days.map((d) => Date.parse(d.day));
+  const dayMs = (k: number) => ms[k] as number;
   // Everything before the first period counts only toward active.
   const firstStart = firstPeriod(range, trackedSinceMs);
   for (; i < days.length && dayMs(i) < firstStart; i++) active += (days[i] as DayCounts).net;

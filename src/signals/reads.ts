@@ -3,10 +3,9 @@ import { dayString, firstPeriod } from './periods.js';
 import type { CloseTimes, DayRow, Scope } from './store.js';
 
 /**
- * The reads the hiring series are made of, behind one port. SQL (sql-reads.ts) is the reference and the one
- * implementation: an in-memory copy of the rollups answered them faster but was not kept (docs/signals.md, Reads).
- * SignalsService turns the answers into series, so another implementation gives the same series by construction
- * of this contract.
+ * The reads the hiring series are made of, behind one port. SQL (sql-reads.ts) is the reference; an in-process
+ * copy of the rollups (replica/replica-reads.ts, READ_MODEL=memory) answers the same in front of it. SignalsService
+ * turns the answers into series, so either gives the same series by construction of this contract.
  */
 
 export interface CompanyRef {

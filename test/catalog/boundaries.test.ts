@@ -109,3 +109,21 @@ describe('catalog boundaries', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('hiring signals boundaries', () => {
+  it('signals outside replica/ never import the in-process copy of the rollups (SQL stands alone)', () => {
+    const found = offenders(
+      (rel) => rel.startsWith('signals/') && !rel.startsWith('signals/replica/'),
+      (t) => t.startsWith('signals/replica/'),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('the copy is wired in the composition root only', () => {
+    const found = offenders(
+      (rel) => rel !== 'deps.ts' && !rel.startsWith('signals/replica/'),
+      (t) => t.startsWith('signals/replica/'),
+    );
+    expect(found).toEqual([]);
+  });
+});
