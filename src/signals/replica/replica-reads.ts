@@ -12,6 +12,8 @@ import { RollupCopy } from './rollup-copy.js';
  * second of the embedded database's time at the bench catalog's size).
  */
 export const SIGNALS_MIN_RELOAD_MS = 10_000;
+/** The longest wait between loads, as a multiple of minReloadMs, while writes keep discarding them. */
+const MAX_BACKOFF = 16;
 
 export interface ReplicaReadsOptions {
   /** The catalog's validity token (CatalogVersionFeed.token): a copy answers only while it is unchanged. */
@@ -38,6 +40,8 @@ export class ReplicaSignalReads implements SignalReads {
   private loading: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private loadedAt = Number.NEGATIVE_INFINITY;
+  /** Multiplies minReloadMs after loads that could not be kept (see load). */
+  private backoff = 1;
   private closed = false;
   private checking: { token: string; version: Promise<number> } | undefined;
   /** Reads answered from memory (tests check that the copy, not SQL, answered). */
@@ -138,7 +142,7 @@ export class ReplicaSignalReads implements SignalReads {
 
   private schedule(): void {
     if (this.loading || this.timer || this.closed) return;
-    const wait = this.loadedAt + this.opts.minReloadMs - performance.now();
+    const wait = this.loadedAt + this.opts.minReloadMs * this.backoff - performance.now();
     if (wait <= 0) {
       void this.load();
       return;
@@ -163,11 +167,15 @@ export class ReplicaSignalReads implements SignalReads {
           // A copy read across a catalog write (catalog_version moved) answers nothing: it stays out, and the next
           // read reloads. One read at a version answers once the token is checked against it (fresh).
           const kept = s !== undefined;
+          // Writes that keep discarding loads (a scrape under way) space the next ones out: each load reads every
+          // rollup row, and one that cannot be kept is only cost.
+          this.backoff = kept ? 1 : Math.min(this.backoff * 2, MAX_BACKOFF);
           if (s) this.copy = s;
           else if (this.copy?.token !== this.opts.validity()) this.copy = undefined;
           this.opts.onLoad?.({ kept, ms: Math.round(performance.now() - started), bytes: s?.bytes() ?? 0 });
         },
         (err) => {
+          this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF);
           if (!this.closed) this.opts.onError(err);
         },
       )
