@@ -202,17 +202,11 @@ export class SignalsService {
           cf += d.openedClientFacing;
         }
       }
-      // Named one by one: an object spread per point cost several times the rest of a trend.
-      return {
-        period: p.period,
-        opened: p.opened,
-        reopened: p.reopened,
-        closed: p.closed,
-        active: p.active,
-        partial: p.partial,
-        clientFacingOpened: cf,
-        clientFacingShare: all === 0 ? null : Math.round((cf / all) * 1000) / 1000,
-      };
+      // The mix is added to the point bucket() made: an object spread per point cost several times the rest.
+      const point = p as Point & { clientFacingOpened: number; clientFacingShare: number | null };
+      point.clientFacingOpened = cf;
+      point.clientFacingShare = all === 0 ? null : Math.round((cf / all) * 1000) / 1000;
+      return point;
     });
     return { ...meta(range, since, categories), series };
   }
