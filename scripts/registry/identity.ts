@@ -144,7 +144,7 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
       if (typeof verdict === 'string') reject(verdict, `${domain} ${b.vendor}:${b.board}`);
       else kept.push(verdict);
     }
-    const chosen = choose(kept, info);
+    const chosen = choose(kept, domain, info);
     for (const k of kept)
       if (chosen.length > 0 && !chosen.includes(k)) reject('superseded-board', label(domain, k.board));
     if (chosen.length === 0 && kept.length > 0)
@@ -191,12 +191,20 @@ function judge(
 }
 
 /**
- * One company, one current board: when boards disagree, the board the newest discovered list names wins (a
- * company that moved vendor keeps its old board in older lists), then the board more sources name. A tie left
- * after that is ambiguous and keeps nothing.
+ * One company, one current board: a board a list names by the company's whole domain ("Proton.ai" on `protonai`)
+ * outranks boards of another identifier named by the bare word ("Proton" on `proton`, another company's); then
+ * the board the newest discovered list names wins (a company that moved vendor keeps its old board in older
+ * lists), then the board more sources name. A tie left after that is ambiguous and keeps nothing.
  */
-function choose(kept: Kept[], info: Map<string, SourceInfo>): Kept[] {
+function choose(kept: Kept[], domain: string, info: Map<string, SourceInfo>): Kept[] {
   if (kept.length <= 1) return kept;
+  const whole = new Set(
+    kept
+      .filter((k) => [...k.board.names.values()].some((n) => key(n) === key(domain)))
+      .map((k) => boardKey(k.board)),
+  );
+  if (whole.size > 0) kept = kept.filter((k) => whole.has(boardKey(k.board)));
+  if (kept.length === 1) return kept;
   const newest = (k: Kept) =>
     [...listedBy(k.board)]
       .map((s) => info.get(s))

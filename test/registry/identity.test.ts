@@ -186,6 +186,33 @@ describe('registry identity rules', () => {
     });
   });
 
+  it("prefers a board a list names by the company's whole domain to another identifier named by the bare word (Proton.ai)", () => {
+    const r = buildRegistry(
+      facts(
+        [company('Proton.ai', 'proton.ai'), company('Seamless.AI', 'seamless.ai')],
+        [
+          // The `proton` board is newer and an AI list names its vendor, but its name is only the word.
+          board('new-list', 'greenhouse', 'proton', 'Proton'),
+          board('old-list', 'greenhouse', 'proton', null),
+          board('old-list', 'greenhouse', 'protonai', 'Proton.ai'),
+          // One identifier on two vendors is a vendor choice, not a homonym: more sources still decide.
+          board('new-list', 'greenhouse', 'seamlessai', 'Seamless'),
+          board('old-list', 'greenhouse', 'seamlessai', null),
+          board('new-list', 'smartrecruiters', 'seamlessai', 'Seamless.AI'),
+        ],
+        [{ source: 'old-list', key: 'proton', vendor: 'greenhouse' }],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({
+      'proton.ai': ['greenhouse:protonai:board-url'],
+      'seamless.ai': ['greenhouse:seamlessai:board-url'],
+    });
+    expect(reasons(r)).toEqual({
+      'superseded-board': ['proton.ai greenhouse:proton', 'seamless.ai smartrecruiters:seamlessai'],
+    });
+  });
+
   it('leaves out a platform domain and a tie between two vendors', () => {
     const r = buildRegistry(
       facts(
