@@ -283,6 +283,40 @@ describe('registry identity rules', () => {
     expect(r.entries[0]?.boards[0]?.lastSeen).toBe('2025-12-24');
   });
 
+  it('takes an AI company from a named board whose postings link to an .ai domain, or whose name says AI', () => {
+    const r = buildRegistry(
+      facts(
+        [],
+        [
+          board('new-list', 'ashby', 'harvey', 'Harvey'),
+          board('new-list', 'ashby', 'radai', 'Rad AI'),
+          board('new-list', 'ashby', 'ramp', 'Ramp'),
+          board('new-list', 'ashby', 'juicebox', 'Juicebox'),
+        ],
+        [],
+        [
+          link('harvey', 'harvey.ai', 57, 100),
+          link('radai', 'radai.com'),
+          // A .com whose board name does not say AI is not taken as an AI company.
+          link('ramp', 'ramp.com'),
+          // A board no list names gives no name, so no company.
+          link('continua', 'continua.ai'),
+          // The identifier must spell the domain's word: a link to an investor's site says nothing.
+          link('juicebox', 'sequoia.ai'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({
+      'harvey.ai': ['ashby:harvey:postings'],
+      'radai.com': ['ashby:radai:postings'],
+    });
+    expect(r.entries.map((e) => [e.name, e.category, e.boards[0]?.sources])).toEqual([
+      ['Harvey', 'ai_native', ['new-list', 'postings']],
+      ['Rad AI', 'ai_native', ['new-list', 'postings']],
+    ]);
+  });
+
   it('refuses a board whose postings link to another domain its identifier spells, and joins one with an affix', () => {
     const r = buildRegistry(
       facts(
