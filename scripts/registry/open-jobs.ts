@@ -1,9 +1,9 @@
 /**
- * open-jobs-data's company list (`companies.json`: a display name, the vendor and the board identifier, or a
- * Workday tenant, shard and site) with the run summary its daily fetch commits beside it (`data/summary.json`:
- * per company and vendor, whether the board answered and how many postings it listed). A board is taken only
- * when the summary of the pinned commit says it answered with postings: the list is edited by hand, and its
- * daily run is what shows the board alive.
+ * open-jobs-data's company list (`ConorsCode/open-jobs-data/companies.json`: a display name, the vendor and the
+ * board identifier, or a Workday tenant, shard and site) with the run summary its daily fetch commits beside it
+ * (`ConorsCode/open-jobs-data/data/summary.json`: per company and vendor, whether the board answered and how
+ * many postings it listed). A board is taken only when the summary of the pinned commit says it answered with
+ * postings: the list is edited by hand, and its daily run is what shows the board alive.
  */
 import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema.js';
 import { type Facts, noFacts } from './facts.js';
