@@ -8,6 +8,8 @@ import { parse as parseDomain } from 'tldts';
 import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import type { RegistryEntry, RegistryVendor } from '../../src/registry/schema.js';
 import { type AiHint, type BoardFact, type CompanyFact, type Facts, key, type PostingLink } from './facts.js';
+import { linkedCompanies } from './linked.js';
+import { AI_MARK, boardKey, idKeys, ownsWord, word } from './words.js';
 
 export interface SourceInfo {
   id: string;
@@ -55,8 +57,6 @@ const PLATFORM_DOMAINS = new Set(
     .filter(Boolean),
 );
 
-/** Words a board identifier or a display name may add to the company's own word. */
-const AFFIXES = ['ai', 'hq', 'labs', 'inc', 'app', 'io', 'careers', 'jobs', 'team'];
 /** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
 const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
 /**
@@ -65,7 +65,6 @@ const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io
  * vendor, or the hand-edited list must give the board to the company.
  */
 const SHORT_NAME = 6;
-const AI_MARK = /\bai\b|\.ai$/i;
 
 interface Board {
   vendor: RegistryVendor;
@@ -105,7 +104,7 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     facts.flatMap((f) => f.hints),
     (h) => h.key,
   );
-  const companies = indexCompanies(facts.flatMap((f) => f.companies));
+  const companies = indexCompanies([...facts.flatMap((f) => f.companies), ...linkedCompanies(facts)]);
   const result: BuildResult = {
     entries: [],
     aiCompanies: companies.size,
@@ -144,7 +143,7 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
       if (typeof verdict === 'string') reject(verdict, `${domain} ${b.vendor}:${b.board}`);
       else kept.push(verdict);
     }
-    const chosen = choose(kept, info);
+    const chosen = choose(kept, domain, info);
     for (const k of kept)
       if (chosen.length > 0 && !chosen.includes(k)) reject('superseded-board', label(domain, k.board));
     if (chosen.length === 0 && kept.length > 0)
@@ -191,12 +190,20 @@ function judge(
 }
 
 /**
- * One company, one current board: when boards disagree, the board the newest discovered list names wins (a
- * company that moved vendor keeps its old board in older lists), then the board more sources name. A tie left
- * after that is ambiguous and keeps nothing.
+ * One company, one current board: a board a list names by the company's whole domain ("Proton.ai" on `protonai`)
+ * outranks boards of another identifier named by the bare word ("Proton" on `proton`, another company's); then
+ * the board the newest discovered list names wins (a company that moved vendor keeps its old board in older
+ * lists), then the board more sources name. A tie left after that is ambiguous and keeps nothing.
  */
-function choose(kept: Kept[], info: Map<string, SourceInfo>): Kept[] {
+function choose(kept: Kept[], domain: string, info: Map<string, SourceInfo>): Kept[] {
   if (kept.length <= 1) return kept;
+  const whole = new Set(
+    kept
+      .filter((k) => [...k.board.names.values()].some((n) => key(n) === key(domain)))
+      .map((k) => boardKey(k.board)),
+  );
+  if (whole.size > 0) kept = kept.filter((k) => whole.has(boardKey(k.board)));
+  if (kept.length === 1) return kept;
   const newest = (k: Kept) =>
     [...listedBy(k.board)]
       .map((s) => info.get(s))
@@ -303,16 +310,6 @@ function listedBy(b: Board): Set<string> {
   return new Set([...b.sources, ...b.links.map((l) => l.source)]);
 }
 
-/** Whether the board's identifier spells the domain's word (with one affix at most), as the join does. */
-function ownsWord(domain: string, boardWord: string): boolean {
-  return idKeys(domain).has(boardWord);
-}
-
-/** The board's identifier as compared with a domain's word (a Workday board by its tenant). */
-function boardKey(b: { vendor: RegistryVendor; board: string }): string {
-  return key(b.vendor === 'workday' ? (b.board.split('.')[0] ?? '') : b.board);
-}
-
 function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
   const out = new Map<string, Company>();
   for (const f of facts) {
@@ -328,17 +325,6 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
 function wordKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
   return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
-}
-
-/** The domain's label under the public suffix, as compared with identifiers and names. */
-function word(domain: string): string {
-  return key(parseDomain(domain).domainWithoutSuffix ?? '');
-}
-
-/** Board identifiers the domain's word may take: the word itself, or the word and one affix ("acme-ai"). */
-function idKeys(domain: string): Set<string> {
-  const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  return new Set([key(domain), word, ...AFFIXES.map((a) => word + a)].filter((k) => k.length >= 2));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema.js';
 import { boardFromUrl } from './boards.js';
 import { type Facts, key, noFacts } from './facts.js';
+import { openJobsData } from './open-jobs.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
 import { savedPostings } from './postings.js';
 
@@ -191,6 +192,18 @@ export const SOURCES: SourceSpec[] = [
     paths: ['templates/portals.example.yml'],
     discovered: false,
     read: readCareerOps,
+  },
+  {
+    id: 'open-jobs-data',
+    repository: 'ConorsCode/open-jobs-data',
+    commit: 'adf0538c2a6088d8d0c6a655a2c785c72540e32e',
+    licence: 'MIT',
+    contributes:
+      "Job boards with their company's display name, edited by hand; taken only when the daily run committed beside the list found the board answering with postings.",
+    paths: ['companies.json', 'data/summary.json'],
+    // Its daily run reads every listed board and the list drops those that stop answering: kept current.
+    discovered: true,
+    read: openJobsData('open-jobs-data'),
   },
   {
     id: 'awesome-generative-ai',

@@ -186,6 +186,33 @@ describe('registry identity rules', () => {
     });
   });
 
+  it("prefers a board a list names by the company's whole domain to another identifier named by the bare word (Proton.ai)", () => {
+    const r = buildRegistry(
+      facts(
+        [company('Proton.ai', 'proton.ai'), company('Seamless.AI', 'seamless.ai')],
+        [
+          // The `proton` board is newer and an AI list names its vendor, but its name is only the word.
+          board('new-list', 'greenhouse', 'proton', 'Proton'),
+          board('old-list', 'greenhouse', 'proton', null),
+          board('old-list', 'greenhouse', 'protonai', 'Proton.ai'),
+          // One identifier on two vendors is a vendor choice, not a homonym: more sources still decide.
+          board('new-list', 'greenhouse', 'seamlessai', 'Seamless'),
+          board('old-list', 'greenhouse', 'seamlessai', null),
+          board('new-list', 'smartrecruiters', 'seamlessai', 'Seamless.AI'),
+        ],
+        [{ source: 'old-list', key: 'proton', vendor: 'greenhouse' }],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({
+      'proton.ai': ['greenhouse:protonai:board-url'],
+      'seamless.ai': ['greenhouse:seamlessai:board-url'],
+    });
+    expect(reasons(r)).toEqual({
+      'superseded-board': ['proton.ai greenhouse:proton', 'seamless.ai smartrecruiters:seamlessai'],
+    });
+  });
+
   it('leaves out a platform domain and a tie between two vendors', () => {
     const r = buildRegistry(
       facts(
@@ -254,6 +281,40 @@ describe('registry identity rules', () => {
     expect(boardsOf(r)).toEqual({ 'cursor.com': ['ashby:cursor:postings'] });
     expect(r.entries[0]?.boards[0]?.sources).toEqual(['ai-list', 'old-list', 'postings']);
     expect(r.entries[0]?.boards[0]?.lastSeen).toBe('2025-12-24');
+  });
+
+  it('takes an AI company from a named board whose postings link to an .ai domain, or whose name says AI', () => {
+    const r = buildRegistry(
+      facts(
+        [],
+        [
+          board('new-list', 'ashby', 'harvey', 'Harvey'),
+          board('new-list', 'ashby', 'radai', 'Rad AI'),
+          board('new-list', 'ashby', 'ramp', 'Ramp'),
+          board('new-list', 'ashby', 'juicebox', 'Juicebox'),
+        ],
+        [],
+        [
+          link('harvey', 'harvey.ai', 57, 100),
+          link('radai', 'radai.com'),
+          // A .com whose board name does not say AI is not taken as an AI company.
+          link('ramp', 'ramp.com'),
+          // A board no list names gives no name, so no company.
+          link('continua', 'continua.ai'),
+          // The identifier must spell the domain's word: a link to an investor's site says nothing.
+          link('juicebox', 'sequoia.ai'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({
+      'harvey.ai': ['ashby:harvey:postings'],
+      'radai.com': ['ashby:radai:postings'],
+    });
+    expect(r.entries.map((e) => [e.name, e.category, e.boards[0]?.sources])).toEqual([
+      ['Harvey', 'ai_native', ['new-list', 'postings']],
+      ['Rad AI', 'ai_native', ['new-list', 'postings']],
+    ]);
   });
 
   it('refuses a board whose postings link to another domain its identifier spells, and joins one with an affix', () => {
