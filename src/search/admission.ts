@@ -1,25 +1,26 @@
 import { type AppError, ShedError } from '../errors.js';
 
 /**
- * Admission control for searches in one process. When searches cost tens of milliseconds of database work on the
- * event loop (the embedded database runs one query at a time), 32 clients searching at once made each wait
- * seconds (and time out) and stalled every catalog read queued behind them. At most `maxInFlight` searches run;
+ * Admission control for searches in one process. A search can cost tens of milliseconds of database work on the
+ * event loop (the embedded database runs one query at a time, and SEARCH=sql ranks there); unbounded, 32 clients
+ * searching at once would each wait seconds (and time out) and stall every catalog read queued behind them. At
+ * most `maxInFlight` searches run;
  * more wait, in arrival order, while their expected wait fits `maxWaitMs` (below); anything beyond answers 503 at
  * once, with Retry-After, so clients back off and the rest of the API keeps answering. Only rankings pass the gate: a job
  * search the shortlist cache answers (another page of a ranked search) never waits or is refused (hybrid.ts).
  *
- * Job search now runs in memory without waiting for I/O, so an admitted search would finish inside the event-loop
- * turn that received its request, and the gate would never see a second one: requests would pile up unseen in the
- * sockets (latency grew with the clients, and nothing was shed). An admitted search therefore first yields one turn, which lets
- * the requests that arrived meanwhile reach the gate, where they queue or are refused.
+ * Job search over the replica runs in memory without waiting for I/O, so an admitted search would finish inside the
+ * event-loop turn that received its request, and the gate would never see a second one: requests would pile up
+ * unseen in the sockets (latency growing with the clients, and nothing shed). An admitted search therefore first
+ * yields one turn, which lets the requests that arrived meanwhile reach the gate, where they queue or are refused.
  *
  * Who is refused is decided by time, not by a count: a search queues when the wait it can expect fits
  * `maxWaitMs`, because an answer a little later serves a client better than a 503 and a retry a second later.
  * The expected wait is its place in the queue times the gate's service interval: the time a search holds its slot
  * (exponentially weighted, updated by every finished search, so a slow spell's estimate cannot outlive it)
- * divided by the slots. A fixed queue of 8 refused two in three searches of 32 clients on the embedded database,
- * where a search is short: it allowed only a few searches' time of waiting. `maxQueued` stays as a hard cap on waiting
- * requests, and a queued search still gives up after `maxWaitMs` if the estimate was wrong.
+ * divided by the slots. A queue bounded by a count alone would refuse most of 32 clients on the embedded database,
+ * where a search is short and a long queue drains within `maxWaitMs`. `maxQueued` is a hard cap on waiting requests
+ * besides, and a queued search still gives up after `maxWaitMs` if the estimate was wrong.
  */
 export interface SearchLimits {
   maxInFlight: number;

@@ -65,9 +65,9 @@ export interface HybridSearchOptions {
 const ANY_WORD_WEIGHT = 0.5;
 const QUERY_CACHE_SIZE = 512;
 /**
- * Job shortlists kept (the key, and the rows as int32 slots of the index): about what a quarter as many held as
- * id arrays. On the catalog bench's search row a quarter as many were evicted before their next page or repeat
- * came, and the row answered fewer requests a second (docs/search.md).
+ * Job shortlists kept (the key, and the rows as int32 slots of the index): about the memory a quarter as many
+ * would take as id arrays. A quarter as many are evicted on the catalog bench's search row before their next
+ * page or repeat comes, and the row answers fewer requests a second (docs/search.md).
  */
 const SHORTLIST_CACHE_SIZE = 8_192;
 

@@ -4,10 +4,10 @@
  * gives its own order as `below(scoreA, slotA, scoreB, slotB)`, true when A ranks below B, ties included (the
  * vector index breaks them by id, the keyword lists by recency, then id).
  *
- * The keyword lists once kept a sorted array shifted half its length per insertion. Postings are visited in slot
- * order, which is load order, oldest first: among thousands of documents tied on score (every "Solutions
- * Engineer" for "solutions engineer") nearly each was newer than the worst kept, so nearly each was inserted:
- * most of a list's time.
+ * Not a sorted array shifted half its length per insertion: postings are visited in slot order, which is load
+ * order, oldest first, so among thousands of documents tied on score (every "Solutions Engineer" for "solutions
+ * engineer") nearly each is newer than the worst kept and is inserted, and the shifting would take most of a
+ * list's time.
  */
 export type Below = (scoreA: number, slotA: number, scoreB: number, slotB: number) => boolean;
 

@@ -175,8 +175,8 @@ export function recordFromRow(row: Readonly<Record<string, unknown>>, intern: In
 
 /**
  * A job's replica attributes: its record's fields copied one by one, then `location`. Built this way, every job's
- * object shares one hidden class; an object spread (`{ ...record, location }`) gave each job its own, and the
- * V8 maps and descriptor arrays grew with the catalog.
+ * object shares one hidden class; an object spread (`{ ...record, location }`) would give each job its own, and
+ * V8's maps and descriptor arrays would grow with the catalog.
  */
 export function attrsOf(record: JobRecord, location: string): JobAttrs {
   const from = record as Record<string, unknown>;

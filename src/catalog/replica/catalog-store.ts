@@ -108,8 +108,8 @@ export class CatalogStore {
       this.companies.reserve(snap.companies.length, snap.dims);
       this.jobs.reserve(snap.jobCount, snap.dims);
       // Requests arriving during a restart's warm-up (answered from the database meanwhile) get a turn at least
-      // every LOAD_SLICE_MS: a fixed count of rows per turn made the first answer after a restart wait behind
-      // long slices.
+      // every LOAD_SLICE_MS. Slices are bounded by time, not by a count of rows: rows differ in cost, and a slice
+      // of a fixed count could hold the first answer after a restart for long.
       let sliceStart = performance.now();
       let i = 0;
       const due = () => (++i & 127) === 0 && performance.now() - sliceStart >= LOAD_SLICE_MS;
