@@ -19,9 +19,9 @@ import { type JobRecord, recordAt, recordColumns, recordFingerprint } from '../.
  * the f64 LE scale and the int8 components padded to a multiple of 8 (the stored form of
  * src/search/vectors/vector-index.ts, so a restart restores exactly what was saved).
  *
- * Why chunks: one JSON header of every job's attributes (format 06) made a start hold the file's bytes, the decoded
- * string and the parsed columns at once, garbage that set the process's RSS peak; writing it built the same at
- * shutdown. A chunk bounds that to its own rows.
+ * Why chunks: one JSON header of every job's attributes would make a start hold the file's bytes, the decoded
+ * string and the parsed columns at once, garbage that would set the process's RSS peak, and writing it would build
+ * the same at shutdown. A chunk bounds that to its own rows.
  */
 
 /**
