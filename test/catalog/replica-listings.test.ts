@@ -4,7 +4,7 @@ import { JobListing } from '../../src/catalog/replica/listings/job-listing.js';
 import { ReplicaGate } from '../../src/catalog/replica/replica-gate.js';
 import { companiesByIds, getCompany, listCompanies } from '../../src/catalog/sql/companies.js';
 import { companyFacetNames, companyFacets, jobFacetNames, jobFacets } from '../../src/catalog/sql/facets.js';
-import { getJob, jobsByIds, listJobs } from '../../src/catalog/sql/jobs.js';
+import { getJob, jobCardsByIds, jobsByIds, listJobs } from '../../src/catalog/sql/jobs.js';
 import type { CompanyFilters, JobFilters } from '../../src/catalog/types.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { addCompany } from './fixtures.js';
@@ -129,7 +129,19 @@ async function expectSameAsSql(label: string): Promise<void> {
   const all = await t.deps.db.query<{ id: string }>('SELECT id FROM jobs ORDER BY md5(id::text) LIMIT 60');
   const ids = [...all.map((r) => r.id), '00000000-0000-4000-8000-000000000000'];
   expect(await listing.itemsByIds(ids), `${label} by ids`).toEqual(await jobsByIds(t.deps.db, ids));
+  await expectSameCards(label);
   await expectSameFacets(label, ids, companyIds.slice(0, 5));
+}
+
+/** A listing page's cards (pay, first sighting) of every active job; a closed or unknown id sends them to SQL. */
+async function expectSameCards(label: string): Promise<void> {
+  const db = t.deps.db;
+  const active = (await db.query<{ id: string }>('SELECT id FROM jobs WHERE active')).map((r) => r.id);
+  expect(await listing.cards(active), `${label} cards`).toEqual(await jobCardsByIds(db, active));
+  const [closed] = await db.query<{ id: string }>('SELECT id FROM jobs WHERE NOT active LIMIT 1');
+  for (const other of [closed?.id, '00000000-0000-4000-8000-000000000000']) {
+    if (other) expect(await listing.cards([...active.slice(0, 3), other]), `${label} cards`).toBeUndefined();
+  }
 }
 
 /** Every facet, over each filter and over a shortlist (inactive and unknown ids among it), against SQL. */
@@ -226,6 +238,14 @@ beforeAll(async () => {
        url, posted_at, active) VALUES ${values.join(', ')}`,
     params,
   );
+  // Pay ranges whose numeric text has cents, and first sightings inside one millisecond of each other.
+  await db.query(
+    `UPDATE jobs SET salary_min = 1000.5 + length(external_id), salary_max = 9999999.99, salary_currency = 'EUR',
+       salary_period = (ARRAY['year', 'hour', 'day'])[1 + length(title) % 3],
+       salary_source = CASE WHEN length(title) % 2 = 0 THEN 'structured' ELSE 'description' END,
+       first_seen_at = posted_at + interval '7 microseconds'
+     WHERE external_id LIKE 'ext-%7'`,
+  );
   // Companies for the /companies order: job-count ties broken by lower(name), tags over several dimensions.
   for (let i = 0; i < NAMES.length; i++) {
     const c = await addCompany(
@@ -298,6 +318,15 @@ describe('listings from the in-process replica', () => {
       `UPDATE jobs SET url = url || '#moved', title = title || ' (updated)' WHERE external_id LIKE 'ext-2%'`,
     );
     await expectSameAsSql('url and title');
+    await db.query(
+      `UPDATE jobs SET salary_min = 42, salary_max = 43.25, salary_currency = 'GBP', salary_period = 'week',
+         salary_source = 'structured', first_seen_at = first_seen_at - interval '2 days' WHERE external_id LIKE 'ext-4%'`,
+    );
+    await db.query(
+      `UPDATE jobs SET salary_min = NULL, salary_max = NULL, salary_currency = NULL, salary_period = NULL,
+         salary_source = NULL WHERE external_id LIKE 'ext-17%'`,
+    );
+    await expectSameAsSql('pay and first sighting');
     await db.query(
       `UPDATE companies SET name = 'Renamed Co', slug = 'listing-co-renamed' WHERE slug = 'listing-co-1'`,
     );

@@ -200,6 +200,8 @@ describe('snapshot file format', () => {
         departmentKey: i % 4 === 0 ? null : `sales\tops ${i % 3}`,
         payYearMax: i % 2 === 0 ? -1 : 150_000 + i,
         payCurrency: i % 2 === 0 ? null : 'USD',
+        payRange: i % 2 === 0 ? null : `100000.00 ${150_000 + i}.50 year structured`,
+        firstSeenAtUs: 1_700_000_000_000_000 + 2 * i,
         workplace: ['remote', 'hybrid', 'onsite', 'unknown'][i % 4]!,
         countries: i % 3 === 0 ? '' : 'DE,FR',
         regions: i % 3 === 0 ? '' : 'emea,europe',

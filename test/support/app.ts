@@ -3,7 +3,7 @@ import { type AppOptions, buildApp } from '../../src/app.js';
 import { type Config, parseConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import type { RateLimitStore } from '../../src/http/limits/store.js';
-import { freshDatabase } from './db.js';
+import { freshDatabase, type TestDatabase } from './db.js';
 
 /** A controllable clock: tests move time instead of sleeping. */
 export class TestClock {
@@ -40,7 +40,11 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void;
   /** Load pgvector into the embedded database though the app searches in memory (a test of both models). */
   vector?: boolean;
+  /** A database another app of the test already serves (two configurations over one catalog); its owner drops it. */
+  database?: TestDatabase;
 }
+
+let sharedApps = 0;
 
 /** A full app on a fresh database, driven through the real HTTP surface with app.inject. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -67,7 +71,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...opts.env,
   });
   // pgvector in the embedded database where search ranks in it (as src/db/open.ts loads it), or where asked.
-  const database = await freshDatabase(undefined, { vector: opts.vector || config.search === 'sql' });
+  const database =
+    opts.database ?? (await freshDatabase(undefined, { vector: opts.vector || config.search === 'sql' }));
   const clock = opts.clock ?? new TestClock();
   const deps = await createDeps(config, {
     db: database.db,
@@ -88,7 +93,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // or search ranked in the database has its vocabulary.
   await deps.searchParts.replica?.refresh();
   await deps.searchParts.warm();
-  const minted = await deps.tokens.create('test');
+  // Token names are unique per database: a second app over a shared one mints its own.
+  const minted = await deps.tokens.create(opts.database ? `test-${sharedApps++}` : 'test');
   const request: TestApp['request'] = ({ token, ...rest }) => {
     const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
     if (token) headers.authorization = `Bearer ${token}`;
@@ -105,7 +111,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     close: async () => {
       await app.close();
       await deps.close();
-      await database.drop();
+      if (!opts.database) await database.drop();
     },
   };
 }

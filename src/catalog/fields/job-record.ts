@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SalaryRange } from '../../sources/normalize/salary.js';
 import { micros } from '../micros.js';
 import { TSV_FIELD, TSV_NULL, untsv } from './tsv.js';
 
@@ -16,6 +17,15 @@ import { TSV_FIELD, TSV_NULL, untsv } from './tsv.js';
 export const ANNUAL_PAY_SQL =
   "(j.salary_max * CASE j.salary_period WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52 " +
   "WHEN 'month' THEN 12 ELSE 1 END)::float8";
+
+/**
+ * A job's stated pay range as one text, "min max period source" (the amounts as the database writes its numeric,
+ * e.g. "200000.00"), NULL when the job states none; its currency is the record's payCurrency. The columns are all
+ * set or all NULL (jobs_salary_range_check, migration 0030). payRangeOf reads it back.
+ */
+const PAY_RANGE_SQL =
+  "CASE WHEN j.salary_min IS NULL THEN NULL ELSE concat_ws(' ', j.salary_min::text, j.salary_max::text, " +
+  'j.salary_period, j.salary_source) END';
 
 type FieldType = 'text' | 'nullable-text' | 'bool' | 'number';
 
@@ -48,6 +58,10 @@ export const JOB_RECORD = [
   /** The top of the stated pay range per year, in its currency (ANNUAL_PAY_SQL); -1 when the job states none. */
   { name: 'payYearMax', sql: `coalesce(${ANNUAL_PAY_SQL}, -1)`, type: 'number' },
   { name: 'payCurrency', sql: 'j.salary_currency', type: 'nullable-text', shared: true },
+  /** The stated pay range (PAY_RANGE_SQL), which a listing page shows; null when the job states none. */
+  { name: 'payRange', sql: PAY_RANGE_SQL, type: 'nullable-text' },
+  /** first_seen_at in microseconds since the epoch (a listing page marks recently seen jobs new). */
+  { name: 'firstSeenAtUs', sql: micros('j.first_seen_at'), type: 'number' },
   /** remote, hybrid, onsite or unknown (the remote flag is workplace = 'remote'). */
   { name: 'workplace', sql: 'j.workplace', type: 'text', shared: true },
   /** The job's places (migration 0170) as comma-joined sorted codes; '' for none or not yet derived. */
@@ -135,6 +149,22 @@ function tsvOf(type: FieldType, col: string): string {
     case 'number':
       return `${col}::text`;
   }
+}
+
+/**
+ * The job's stated pay as the catalog's SQL reads it (jobCardsByIds in sql/jobs.ts: the numeric's text through
+ * Number), from the record's payRange and payCurrency; null when it states none.
+ */
+export function payRangeOf(r: Pick<JobRecord, 'payRange' | 'payCurrency'>): SalaryRange | null {
+  if (r.payRange === null || r.payCurrency === null) return null;
+  const [min, max, period, source] = r.payRange.split(' ');
+  return {
+    min: Number(min),
+    max: Number(max),
+    currency: r.payCurrency,
+    period: period as SalaryRange['period'],
+    source: source as SalaryRange['source'],
+  };
 }
 
 /** Keeps one copy of each distinct string. */

@@ -51,9 +51,8 @@ export class ReplicaReadModel implements CatalogReadModel {
     return this.sql.orderJobIds(ids, order);
   }
 
-  /** Pay is not kept in the replica as the page shows it (a range, a period): read from the page's rows. */
-  jobCards(ids: readonly string[]): Promise<Map<string, JobCard>> {
-    return this.sql.jobCards(ids);
+  async jobCards(ids: readonly string[]): Promise<Map<string, JobCard>> {
+    return (await this.jobs.cards(ids)) ?? this.sql.jobCards(ids);
   }
 
   async listCompanies(filters: CompanyFilters, page: Slice): Promise<Listing<CompanyListItem>> {

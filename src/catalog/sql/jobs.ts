@@ -334,7 +334,10 @@ export interface JobCard {
 
 /** The cards of `ids` (a page's jobs), by id; ids unknown are missing. */
 export async function jobCardsByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, JobCard>> {
-  if (ids.length === 0) return new Map();
+  // Not UUIDs: no such jobs. The rest travel as one array literal, which keeps the statement named (db/pglite.ts):
+  // on the embedded database a uuid[] parameter cost several times the query.
+  const valid = ids.filter((id) => UUID_RE.test(id));
+  if (valid.length === 0) return new Map();
   const rows = await db.query<{
     id: string;
     first_seen_at: Date;
@@ -347,7 +350,8 @@ export async function jobCardsByIds(db: Queryable, ids: readonly string[]): Prom
     `SELECT id, first_seen_at, salary_min::text AS min, salary_max::text AS max, salary_currency AS currency,
        salary_period AS period, salary_source AS source
      FROM jobs WHERE id = ANY($1::uuid[])`,
-    [ids],
+    [`{${valid.join(',')}}`],
+    { name: 'job_cards' },
   );
   return new Map(
     rows.map((r) => [

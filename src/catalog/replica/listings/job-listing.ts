@@ -1,8 +1,10 @@
 import { postingUrl } from '../../../net/web-url.js';
 import type { FacetNames } from '../../fields/define.js';
+import { payRangeOf } from '../../fields/job-record.js';
 import { jobMemoKey, replicaServes } from '../../filters.js';
 import { isoFromMicros } from '../../micros.js';
 import { type FacetCounts, JOB_FACETS } from '../../sql/facets.js';
+import type { JobCard } from '../../sql/jobs.js';
 import type { JobFilters, JobListItem, RoleCategory } from '../../types.js';
 import type { CatalogReplica, CompanyAttrs, JobAttrs } from '../catalog-replica.js';
 import { columnOf, type RowMasks } from '../job-columns.js';
@@ -179,6 +181,21 @@ export class JobListing {
       items.push(item);
     }
     return items;
+  }
+
+  /**
+   * The cards of `ids` (a listing page's jobs: their pay and first sighting), or undefined when the replica cannot
+   * answer or does not hold one of them (a closed job: the replica keeps active jobs only); the caller asks SQL.
+   */
+  async cards(ids: readonly string[]): Promise<Map<string, JobCard> | undefined> {
+    if (!(await this.gate.open())) return undefined;
+    const out = new Map<string, JobCard>();
+    for (const id of ids) {
+      const a = this.index.jobs.attributes(id);
+      if (!a) return undefined;
+      out.set(id, { salary: payRangeOf(a), firstSeenAt: isoFromMicros(a.firstSeenAtUs) });
+    }
+    return out;
   }
 
   /**
