@@ -104,4 +104,53 @@ describe('role classification patterns', () => {
     expect(category('Workday Admin')).toBe('operations');
     expect(category('Procurement Enablement Lead', 'Finance')).toBe('finance');
   });
+
+  it('an analyst takes the function its qualifiers name; a generic analyst stays data', () => {
+    expect(category('Analyst, FP&A')).toBe('finance');
+    expect(category('AP Specialist, EMEA')).toBe('finance');
+    expect(category('GTM Systems Analyst')).toBe('operations');
+    expect(category('People Systems Analyst', 'People')).toBe('hr');
+    expect(category('SOC Analyst II')).toBe('engineering');
+    expect(category('Senior Analyst')).toBe('data');
+  });
+
+  it('operations inside an engineering phrase is engineering; IT operations is support', () => {
+    expect(category('Network Operations Engineer')).toBe('engineering');
+    expect(category('Machine Learning Operations Engineer, Platform')).toBe('engineering');
+    expect(category('Network Operations Manager')).toBe('operations');
+    expect(category('IT Operations Analyst')).toBe('other');
+  });
+
+  it('engagement and delivery managers of internal teams are not professional services', () => {
+    expect(category('Support Engagement Manager')).toBe('other');
+    expect(category('Technical Delivery Manager, Platform Engineering')).toBe('operations');
+    expect(category('Engagement Manager', 'Professional Services')).toBe('professional_services');
+    expect(category('Delivery Manager, Customer Programs')).toBe('professional_services');
+  });
+
+  it('a hyphen with a space on one side ends the main segment, one inside a word does not', () => {
+    expect(category('Finance Manager -Professional Services Practice')).toBe('finance');
+    expect(category('Process Architect- Quote to Cash')).toBe('engineering');
+    expect(category('Full-Stack Engineer')).toBe('engineering');
+  });
+
+  it('technical adoption and customer education are customer success; field engineering leads are solutions', () => {
+    expect(category('Technical Adoption Manager, Construction Cloud')).toBe('csm');
+    expect(category('Customer Education Lead')).toBe('csm');
+    expect(category('Director, Field Engineering - Retail')).toBe('solutions_engineer');
+    expect(category('Head of Field Engineering Operations')).toBe('operations');
+  });
+
+  it('specialist sellers, partner relationship managers and systems-integrator leads are sales', () => {
+    expect(category('Specialist Seller, Analytics')).toBe('sales');
+    expect(category('Partner Relationship Manager, APAC')).toBe('sales');
+    expect(category('Head of Global Systems Integrators')).toBe('sales');
+  });
+
+  it('trade, logistics and site management are operations; store team members stay other', () => {
+    expect(category('Customs Specialist, Imports')).toBe('operations');
+    expect(category('Logistics Coordinator')).toBe('operations');
+    expect(category('District Manager, Northeast')).toBe('operations');
+    expect(category('Store Team Member', 'Order Fulfillment')).toBe('other');
+  });
 });
