@@ -153,4 +153,28 @@ describe('role classification patterns', () => {
     expect(category('District Manager, Northeast')).toBe('operations');
     expect(category('Store Team Member', 'Order Fulfillment')).toBe('other');
   });
+
+  it('renewals and technical success leads are customer success; sales renewals specialists are not', () => {
+    expect(category('Head of Renewals, EMEA')).toBe('csm');
+    expect(category('Renewals Account Manager, Mid-Market')).toBe('csm');
+    expect(category('Senior Technical Success Manager')).toBe('csm');
+    expect(category('Director, Technical Success')).toBe('csm');
+    expect(category('Customer Education Manager')).toBe('csm');
+    expect(category('Customer Education, Curriculum Lead', 'GTM Readiness')).not.toBe('csm');
+  });
+
+  it('an enablement, mission or finance-system engineer is engineering, not operations or onboarding', () => {
+    expect(category('Developer Tool Enablement Engineer')).toBe('engineering');
+    expect(category('Mission Integration Engineer, Space Systems')).toBe('engineering');
+    expect(category('Finance Systems Architect')).toBe('engineering');
+    expect(category('Sales Enablement Manager')).toBe('operations');
+  });
+
+  it('people partners, talent programmes, paid media and EHS name their functions', () => {
+    expect(category('Director, People Partners - Engineering')).toBe('hr');
+    expect(category('Talent Programs Manager')).toBe('hr');
+    expect(category('Paid Media Lead')).toBe('marketing');
+    expect(category('EHS Specialist, Manufacturing')).toBe('operations');
+    expect(category('Ecosystem Development Manager')).toBe('sales');
+  });
 });
