@@ -177,4 +177,11 @@ describe('role classification patterns', () => {
     expect(category('EHS Specialist, Manufacturing')).toBe('operations');
     expect(category('Ecosystem Development Manager')).toBe('sales');
   });
+
+  it('competitive intelligence and sponsorship are marketing, market researchers data, threat analysts support', () => {
+    expect(category('Competitive Intelligence Analyst')).toBe('marketing');
+    expect(category('Events & Sponsorship Manager')).toBe('marketing');
+    expect(category('Senior Market Researcher')).toBe('data');
+    expect(category('Threat Intelligence Analyst')).toBe('other');
+  });
 });
