@@ -104,4 +104,84 @@ describe('role classification patterns', () => {
     expect(category('Workday Admin')).toBe('operations');
     expect(category('Procurement Enablement Lead', 'Finance')).toBe('finance');
   });
+
+  it('an analyst takes the function its qualifiers name; a generic analyst stays data', () => {
+    expect(category('Analyst, FP&A')).toBe('finance');
+    expect(category('AP Specialist, EMEA')).toBe('finance');
+    expect(category('GTM Systems Analyst')).toBe('operations');
+    expect(category('People Systems Analyst', 'People')).toBe('hr');
+    expect(category('SOC Analyst II')).toBe('engineering');
+    expect(category('Senior Analyst')).toBe('data');
+  });
+
+  it('operations inside an engineering phrase is engineering; IT operations is support', () => {
+    expect(category('Network Operations Engineer')).toBe('engineering');
+    expect(category('Machine Learning Operations Engineer, Platform')).toBe('engineering');
+    expect(category('Network Operations Manager')).toBe('operations');
+    expect(category('IT Operations Analyst')).toBe('other');
+  });
+
+  it('engagement and delivery managers of internal teams are not professional services', () => {
+    expect(category('Support Engagement Manager')).toBe('other');
+    expect(category('Technical Delivery Manager, Platform Engineering')).toBe('operations');
+    expect(category('Engagement Manager', 'Professional Services')).toBe('professional_services');
+    expect(category('Delivery Manager, Customer Programs')).toBe('professional_services');
+  });
+
+  it('a hyphen with a space on one side ends the main segment, one inside a word does not', () => {
+    expect(category('Finance Manager -Professional Services Practice')).toBe('finance');
+    expect(category('Process Architect- Quote to Cash')).toBe('engineering');
+    expect(category('Full-Stack Engineer')).toBe('engineering');
+  });
+
+  it('technical adoption and customer education are customer success; field engineering leads are solutions', () => {
+    expect(category('Technical Adoption Manager, Construction Cloud')).toBe('csm');
+    expect(category('Customer Education Lead')).toBe('csm');
+    expect(category('Director, Field Engineering - Retail')).toBe('solutions_engineer');
+    expect(category('Head of Field Engineering Operations')).toBe('operations');
+  });
+
+  it('specialist sellers, partner relationship managers and systems-integrator leads are sales', () => {
+    expect(category('Specialist Seller, Analytics')).toBe('sales');
+    expect(category('Partner Relationship Manager, APAC')).toBe('sales');
+    expect(category('Head of Global Systems Integrators')).toBe('sales');
+  });
+
+  it('trade, logistics and site management are operations; store team members stay other', () => {
+    expect(category('Customs Specialist, Imports')).toBe('operations');
+    expect(category('Logistics Coordinator')).toBe('operations');
+    expect(category('District Manager, Northeast')).toBe('operations');
+    expect(category('Store Team Member', 'Order Fulfillment')).toBe('other');
+  });
+
+  it('renewals and technical success leads are customer success; sales renewals specialists are not', () => {
+    expect(category('Head of Renewals, EMEA')).toBe('csm');
+    expect(category('Renewals Account Manager, Mid-Market')).toBe('csm');
+    expect(category('Senior Technical Success Manager')).toBe('csm');
+    expect(category('Director, Technical Success')).toBe('csm');
+    expect(category('Customer Education Manager')).toBe('csm');
+    expect(category('Customer Education, Curriculum Lead', 'GTM Readiness')).not.toBe('csm');
+  });
+
+  it('an enablement, mission or finance-system engineer is engineering, not operations or onboarding', () => {
+    expect(category('Developer Tool Enablement Engineer')).toBe('engineering');
+    expect(category('Mission Integration Engineer, Space Systems')).toBe('engineering');
+    expect(category('Finance Systems Architect')).toBe('engineering');
+    expect(category('Sales Enablement Manager')).toBe('operations');
+  });
+
+  it('people partners, talent programmes, paid media and EHS name their functions', () => {
+    expect(category('Director, People Partners - Engineering')).toBe('hr');
+    expect(category('Talent Programs Manager')).toBe('hr');
+    expect(category('Paid Media Lead')).toBe('marketing');
+    expect(category('EHS Specialist, Manufacturing')).toBe('operations');
+    expect(category('Ecosystem Development Manager')).toBe('sales');
+  });
+
+  it('competitive intelligence and sponsorship are marketing, market researchers data, threat analysts support', () => {
+    expect(category('Competitive Intelligence Analyst')).toBe('marketing');
+    expect(category('Events & Sponsorship Manager')).toBe('marketing');
+    expect(category('Senior Market Researcher')).toBe('data');
+    expect(category('Threat Intelligence Analyst')).toBe('other');
+  });
 });

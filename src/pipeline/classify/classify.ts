@@ -102,8 +102,13 @@ const CONTEXT: ContextRule[] = compile(rules.context.titles as RawRule[], 'conte
 }));
 
 const stripParens = (s: string) => s.replace(/\([^)]*\)|\[[^\]]*\]/g, ' ');
-/** The title before its first separator: "Solutions Engineer, EMEA - Remote" → "solutions engineer". */
-const mainSegment = (core: string) => core.split(/\s[-–—|]\s|,|:|\s\/\s|\s–|\s—|\|/)[0]?.trim() ?? core;
+/**
+ * The title before its first separator: "Solutions Engineer, EMEA - Remote" → "solutions engineer". A hyphen with
+ * a space on one side only ("Manager -Professional Services", "Architect- Quote to Order") separates too; one
+ * between two words ("Full-Stack") does not.
+ */
+const mainSegment = (core: string) =>
+  core.split(/\s[-–—|]\s|\s-(?=\w)|(?<=\w)-\s|,|:|\s\/\s|\s–|\s—|\|/)[0]?.trim() ?? core;
 
 /** The first rule matching the text; a rule withDepartment reads withDept (the text, ' | ', the department) instead. */
 function firstMatch(list: Rule[], text: string, withDept = text): Rule | null {
@@ -194,11 +199,11 @@ function steps(generic: boolean, yielding: boolean, customerTeam: boolean): Step
     ['client-facing', 'title', CLIENT_FACING, 'main', true, 'first'],
     ['context', 'context', [], 'main', true, 'first'],
     ['customer-team', 'department', CLIENT_FACING_DEPARTMENT, 'team', customerTeam, 'first'],
-    ['function', 'title', BROAD, 'main', !yielding, 'first'],
+    ['function', 'title', BROAD, 'main', !yielding && !functionless, 'first'],
     ['client-facing-anywhere', 'title', CLIENT_FACING, 'core', true, 'first'],
     ['qualifier', 'title', BROAD, 'rest', functionless, 'leftmost'],
     ['team', 'department', CLIENT_FACING_DEPARTMENT, 'dept', generic, 'first'],
-    ['head', 'title', BROAD, 'main', yielding, 'first'],
+    ['head', 'title', BROAD, 'main', yielding || functionless, 'first'],
     ['function-anywhere', 'title', BROAD, 'core', true, 'leftmost'],
     ['department', 'department', DEPARTMENT, 'dept', true, 'first'],
   ];
