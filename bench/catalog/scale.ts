@@ -34,6 +34,8 @@ const { values } = parseArgs({
     jobs: { type: 'string', default: '1000000' },
     companies: { type: 'string', default: '20000' },
     'database-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    // The generated database's name starts with it (then the cache key), so runs on a shared server keep apart.
+    'database-prefix': { type: 'string', default: 'frontline_bench_' },
     requests: { type: 'string', default: '200' },
     restarts: { type: 'string', default: '2' },
     search: { type: 'string', default: 'sql' },
@@ -314,7 +316,12 @@ function render(
 
 async function main(): Promise<void> {
   const url = values['database-url'] as string;
-  const prepared = await prepareCatalog(size, { kind: 'postgres', url }, CACHE, log);
+  const prepared = await prepareCatalog(
+    size,
+    { kind: 'postgres', url, prefix: values['database-prefix'] as string },
+    CACHE,
+    log,
+  );
   const { manifest } = prepared;
   const databaseUrl = prepared.databaseUrl as string;
   if (values['generate-only']) return log(`catalog ready: ${databaseUrl}`);
