@@ -6,7 +6,6 @@ import { type JobQueryPlan, NAME_SIMILARITY } from '../job-lists.js';
 import { type AllWordsQuery, allWordsQuery, distinctLexemes } from '../keyword-index/lexemes.js';
 import { companyIntent } from '../query/company-intent.js';
 import type { QueryTerms } from '../query/query-terms.js';
-import { similarCompanies } from './company-queries.js';
 import {
   allWordsTsQuery,
   anyWordTsQuery,
@@ -36,7 +35,8 @@ export async function planSqlJobQuery(
 ): Promise<JobQueryPlan> {
   const { text, corrections } = words.corrected(q, words.places.namesPlace);
   if (!hybrid) return { query: q, text, corrections, named: [] };
-  const named = await similarCompanies(db, q, NAME_SIMILARITY, {}, 5);
+  // The five best, as similarCompanies would list them for no filter (best first, then by id).
+  const named = words.names.match(q.toLowerCase(), NAME_SIMILARITY).slice(0, 5);
   const companies = await companyJobCounts(
     db,
     named.map((m) => m.id),
