@@ -30,9 +30,9 @@ export async function insertHistory(
   const dayStart = nowMs - (nowMs % DAY_MS);
   const full = dayStart - HISTORY_DAYS * DAY_MS + 9 * 3_600_000;
   await tx.query('ALTER TABLE job_events DISABLE TRIGGER job_events_hiring_insert');
-  // The bulk insert of the catalog's jobs recorded them all as coverage at first seen; re-told as a history.
-  // rebuild_hiring_daily() below rebuilds every rollup from the events, so the delete need not fold each one
-  // out of them (that fold took minutes at 330,000 jobs).
+  // Whatever events the catalog's jobs recorded (the generator loads them with the recording trigger off) are
+  // re-told as a history. rebuild_hiring_daily() below rebuilds every rollup from the events, so the delete need
+  // not fold each one out of them (that fold took minutes at 330,000 jobs).
   await tx.query('ALTER TABLE job_events DISABLE TRIGGER job_events_hiring_delete');
   await tx.query('DELETE FROM job_events');
   await tx.query('ALTER TABLE job_events ENABLE TRIGGER job_events_hiring_delete');

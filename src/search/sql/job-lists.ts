@@ -3,10 +3,9 @@ import type { Db } from '../../db/port.js';
 import { rawTokens } from '../embedders/static.js';
 import type { RankedList } from '../fusion.js';
 import { type JobQueryPlan, NAME_SIMILARITY } from '../job-lists.js';
-import { allWordsQuery, distinctLexemes } from '../keyword-index/lexemes.js';
+import { type AllWordsQuery, allWordsQuery, distinctLexemes } from '../keyword-index/lexemes.js';
 import { companyIntent } from '../query/company-intent.js';
 import type { QueryTerms } from '../query/query-terms.js';
-import { similarCompanies } from './company-queries.js';
 import {
   allWordsTsQuery,
   anyWordTsQuery,
@@ -36,7 +35,8 @@ export async function planSqlJobQuery(
 ): Promise<JobQueryPlan> {
   const { text, corrections } = words.corrected(q, words.places.namesPlace);
   if (!hybrid) return { query: q, text, corrections, named: [] };
-  const named = await similarCompanies(db, q, NAME_SIMILARITY, {}, 5);
+  // The five best, as similarCompanies would list them for no filter (best first, then by id).
+  const named = words.names.match(q.toLowerCase(), NAME_SIMILARITY).slice(0, 5);
   const companies = await companyJobCounts(
     db,
     named.map((m) => m.id),
@@ -73,6 +73,8 @@ export interface ListInputs {
   locations: readonly string[];
   vectors?: { query: Float32Array; rest?: Float32Array };
   minSimilarity: number;
+  /** Whether an all-words query matches many jobs (SqlVocabulary.dense): its list then walks the newest jobs. */
+  dense: (q: AllWordsQuery) => boolean;
 }
 
 const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
@@ -85,11 +87,16 @@ export async function sqlJobLists(
 ): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
   const { plan, terms, filters, n } = x;
   const ranked = (text: string | null, within: Within = {}) => rankedJobs(db, text, filters, within, n);
+  /** The list of jobs holding every word of the text (the last as a prefix). */
+  const all = (text: string, within: Within = {}) => {
+    const q = allWordsQuery(text);
+    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, x.dense(q));
+  };
   const lists: Promise<RankedList>[] = [];
   const add = (name: string, ids: Promise<string[]>, weight?: number) =>
     lists.push(ids.then((found) => ({ name, ids: found, ...(weight !== undefined && { weight }) })));
-  if (x.keyword) add('keyword', ranked(allWords(plan.query)));
-  if (plan.corrections.length > 0) add('keyword', ranked(allWords(plan.text)), TYPO_WEIGHT);
+  if (x.keyword) add('keyword', all(plan.query));
+  if (plan.corrections.length > 0) add('keyword', all(plan.text), TYPO_WEIGHT);
   let matched: Promise<string[]> = Promise.resolve([]);
   if (x.hybrid) {
     if (rawTokens(plan.query).length > 1) {
@@ -98,7 +105,7 @@ export async function sqlJobLists(
     }
     if (plan.named.length > 0) add('company', jobsOfCompanies(db, plan.named, filters, n));
     if (plan.intent) {
-      matched = ranked(allWords(plan.intent.text), { companyId: plan.intent.companyId });
+      matched = all(plan.intent.text, { companyId: plan.intent.companyId });
       add('company', matched);
     }
     // A description of roles: the jobs of those roles holding words of their role phrases (job-lists.ts).
@@ -108,10 +115,10 @@ export async function sqlJobLists(
     }
     const rest = terms.text;
     if (rest.trim() !== '') {
-      if (allWords(rest) !== allWords(plan.text)) add('keyword', ranked(allWords(rest)));
+      if (allWords(rest) !== allWords(plan.text)) add('keyword', all(rest));
       if (terms.roles.length > 0 && terms.others.trim() !== '')
-        add('keyword', ranked(allWords(terms.others), { roles: terms.roles }));
-      if (x.locations.length > 0) add('place', ranked(allWords(rest), { locations: x.locations }));
+        add('keyword', all(terms.others, { roles: terms.roles }));
+      if (x.locations.length > 0) add('place', all(rest, { locations: x.locations }));
     }
   }
   const v = x.vectors;

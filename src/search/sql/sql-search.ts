@@ -128,6 +128,7 @@ export class SqlSearch implements SearchService {
       n: this.n,
       locations,
       minSimilarity: this.minSimilarity,
+      dense: this.vocabulary.dense,
       ...(vector && { vectors: { query: vector, ...(rest && { rest }) } }),
     });
     if (!hybrid) return fuseScored(lists, { k: this.k, limit, explain });

@@ -1,26 +1,42 @@
 import { ActiveLocations } from '../../catalog/active-locations.js';
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
-import { wordsOf } from '../keyword-index/lexemes.js';
+import { type AllWordsQuery, wordsOf } from '../keyword-index/lexemes.js';
 import { type Correction, Spelling } from '../query/spelling.js';
+import { NameMatcher } from '../query/trigram.js';
+import { TitleCounts } from './title-counts.js';
 
 /**
  * What search ranked in the database keeps in the process: the words of active job titles and company names
- * (for typo tolerance, query/spelling.ts, with how many jobs hold each lexeme) and the distinct job locations (for
- * the places a query names). Both grow with the catalog's vocabulary and places, not with its jobs: they are read
+ * (for typo tolerance, query/spelling.ts, with how many jobs hold each lexeme), the distinct titles with their
+ * jobs (how many jobs a list matches, for its plan: title-counts.ts), the active companies' names and the
+ * distinct job locations (for the companies and places a query names). Both grow with the catalog's vocabulary and places, not with its jobs: they are read
  * from the trigger-maintained counts of active jobs per title and company name (job_text_counts, migration 0176)
  * and per location (job_place_counts): one row per distinct text, none per job. Read again when the catalog has changed and `refreshMs` has passed since
  * the last check (in the background: searches meanwhile use the words already held).
  */
 /** Texts (distinct titles and company names) up to which the words are read again at every catalog change. */
 const EXACT_ROWS = 20_000;
+/**
+ * An all-words list walks the newest jobs when at least one active job in this many holds its words in the
+ * title (`dense`): the walk then meets its window of matches within about this many times the window's entries
+ * of an index-only scan, where fetching every match through the full-text index reads a heap page per match.
+ */
+const DENSE_SHARE = 64;
 
 export class SqlVocabulary {
   private spelling = new Spelling();
   private frequencies = new Map<string, number>();
   private sorted: string[] = [];
+  private titles = new TitleCounts();
   /** The distinct locations of active jobs. */
   places = new ActiveLocations();
+  /**
+   * The active companies' names, for the names a job search is word-similar to (pg_trgm's word_similarity,
+   * computed as query/trigram.ts does): in the database no index answers that direction of the comparison, and
+   * it scanned every company on each search (179 ms at 20,000 companies under load).
+   */
+  names = new NameMatcher();
   private version: number | undefined;
   private rows = 0;
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -71,7 +87,15 @@ export class SqlVocabulary {
     return { text, corrections: fixes.map((f) => f.c) };
   }
 
-  private prefixFrequency(prefix: string): number {
+  /**
+   * Whether the all-words query's matches are many (DENSE_SHARE): then its list walks the newest jobs instead of
+   * leaving the plan to PostgreSQL's estimate, which multiplies the words' frequencies (title-counts.ts).
+   */
+  dense = (q: AllWordsQuery): boolean =>
+    this.titles.active > 0 && this.titles.matches(q, this.completions) * DENSE_SHARE >= this.titles.active;
+
+  /** The lexemes of active titles and company names that start with `prefix`, in order. */
+  completions = (prefix: string): string[] => {
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
@@ -79,10 +103,14 @@ export class SqlVocabulary {
       if (this.sorted[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    let sum = 0;
+    const out: string[] = [];
     for (let i = lo; i < this.sorted.length && this.sorted[i]!.startsWith(prefix); i++)
-      sum += this.frequency(this.sorted[i]!);
-    return sum;
+      out.push(this.sorted[i]!);
+    return out;
+  };
+
+  private prefixFrequency(prefix: string): number {
+    return this.completions(prefix).reduce((sum, l) => sum + this.frequency(l), 0);
   }
 
   /** One read at a time: a caller during a read waits for it. */
@@ -94,14 +122,16 @@ export class SqlVocabulary {
   }
 
   private async read(version: number): Promise<void> {
-    const [texts, places] = await Promise.all([
+    const [texts, places, companies] = await Promise.all([
       this.db.query<{ text: string; n: number; title: boolean }>(
         'SELECT text, n, title FROM job_text_counts WHERE n > 0',
       ),
       this.db.query<{ place: string }>('SELECT DISTINCT place FROM job_place_counts WHERE n > 0'),
+      this.db.query<{ id: string; name: string }>('SELECT id, name FROM companies WHERE active'),
     ]);
     const spelling = new Spelling();
     const frequencies = new Map<string, number>();
+    const titles = new TitleCounts();
     for (const { text, n, title } of texts) {
       const seen = new Set<string>();
       for (const w of wordsOf(text)) {
@@ -110,10 +140,15 @@ export class SqlVocabulary {
         seen.add(w.lexeme);
         frequencies.set(w.lexeme, (frequencies.get(w.lexeme) ?? 0) + n);
       }
+      if (title) titles.add(seen, n);
     }
     this.spelling = spelling;
     this.frequencies = frequencies;
+    this.titles = titles;
     this.sorted = [...frequencies.keys()].sort();
+    const names = new NameMatcher();
+    for (const c of companies) names.set(c.id, c.name);
+    this.names = names;
     this.places = new ActiveLocations();
     for (const p of places) this.places.add(p.place);
     this.version = version;
