@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,23 +9,42 @@ import { defineConfig } from 'vitest/config';
  */
 const HANG_MS = 300_000;
 
-/** Folders of tests of pure code (parsers, adapters over fixtures, the outbound client, the classifier). */
-const PURE_FOLDERS = ['test/net', 'test/pipeline-units', 'test/registry', 'test/enrich', 'test/sources'];
 /** What reaches a database: the test app, a test database, service processes, the store, the dependencies. */
 const REACHES_DATABASE =
-  /support\/(app|db|fleet|track-world)\.js|pipeline\/support\.js|src\/(db|deps|app|pipeline\/store)\b/;
+  /support\/(app|db|fleet|track-world)\.ts$|pipeline\/support\.ts$|src\/(db|deps|app|pipeline\/store)\b/;
+/** A file that reads the pass's own settings behaves differently on the server. */
+const READS_PASS_ENV = /TEST_DATABASE_URL|TEST_REDIS_URL|FAULT_TESTS|serverUrl\(/;
+const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
+
+/** The test file and the test helpers it imports, directly or through other helpers, with what each imports. */
+function closure(file: string, seen = new Map<string, string[]>()): Map<string, string[]> {
+  if (seen.has(file) || !existsSync(file)) return seen;
+  const text = readFileSync(file, 'utf8');
+  const targets = [...text.matchAll(IMPORT)].map((m) =>
+    join(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')),
+  );
+  seen.set(file, READS_PASS_ENV.test(text) ? ['<pass environment>', ...targets] : targets);
+  for (const target of targets) if (target.startsWith('test/')) closure(target, seen);
+  return seen;
+}
+
+const testFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 
 /**
- * With TEST_DATABASE_FREE=skip (scripts/test-all.sh's server pass) the files of those folders that import nothing
- * reaching a database are left out: they ran in the PGlite pass, and the server would run the same code again.
+ * With TEST_DATABASE_FREE=skip (scripts/test-all.sh's server pass) the test files that reach no database are left
+ * out: neither they nor a helper they import (followed through test/) imports the test app, a test database, a
+ * service process or the store, or reads the pass's settings (TEST_DATABASE_URL, TEST_REDIS_URL, FAULT_TESTS).
+ * They ran in the PGlite pass, and the server pass would run the same code again.
  */
 function databaseFree(): string[] {
   if (process.env.TEST_DATABASE_FREE !== 'skip') return [];
-  return PURE_FOLDERS.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((f) => f.endsWith('.test.ts'))
-      .map((f) => join(dir, f))
-      .filter((file) => !REACHES_DATABASE.test(readFileSync(file, 'utf8'))),
+  return testFiles('test').filter((file) =>
+    [...closure(file).values()].every((imports) =>
+      imports.every((i) => i !== '<pass environment>' && !REACHES_DATABASE.test(i)),
+    ),
   );
 }
 
