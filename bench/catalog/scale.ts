@@ -145,7 +145,8 @@ function otherEndpoints(manifest: CatalogManifest): string[] {
     '/stats',
     '/tags',
     '/trends',
-    '/signals/newly-hiring',
+    // Newly hiring asks for a category (without one it is a 400); client-facing is what the web page asks.
+    '/signals/newly-hiring?client_facing=true',
     '/signals/time-to-close',
   ];
 }
