@@ -13,6 +13,7 @@ import {
   deactivateBoardJobs,
   writeBoardPostings,
 } from '../../src/pipeline/store/jobs.js';
+import { seededRandom as rng } from '../../src/signals/history.js';
 import { dailyFrom, type Interval, periodStart } from '../../src/signals/periods.js';
 import { activeBefore, type DayRow, daysInRange, type Scope } from '../../src/signals/store.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
@@ -35,17 +36,6 @@ const DAYS = 120;
  * same weeks and months, for half the writes.
  */
 const SCRAPE_EVERY = 2;
-
-/** mulberry32: a seeded generator, so the history is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const clock = new TestClock(START);
 let t: TestApp;

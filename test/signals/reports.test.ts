@@ -7,6 +7,7 @@ import {
 } from '../../src/catalog/vocabulary.js';
 import { activeBoards, markBoardScraped, upsertBoards } from '../../src/pipeline/store/boards.js';
 import { type ClassifiedPosting, writeBoardPostings } from '../../src/pipeline/store/jobs.js';
+import { seededRandom as rng } from '../../src/signals/history.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 
 /**
@@ -23,17 +24,6 @@ const START = Date.UTC(2026, 6, 1, 9);
 const DAYS = 90;
 /** The day Twin Co's second board is first scraped. */
 const TWIN_DAY = 50;
-
-/** mulberry32: a seeded generator, so the history is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const clock = new TestClock(START);
 let t: TestApp;
