@@ -184,4 +184,32 @@ describe('role classification patterns', () => {
     expect(category('Senior Market Researcher')).toBe('data');
     expect(category('Threat Intelligence Analyst')).toBe('other');
   });
+
+  it('a consultant whose title and department name no other function is professional services', () => {
+    expect(explainRole({ title: 'CRM Consultant' })).toEqual({
+      category: 'professional_services',
+      rule: 'title:consultant',
+    });
+    expect(category('Senior Azure Cloud Consultant')).toBe('professional_services');
+    expect(category('Partner Consultant', 'Solutions Consulting')).toBe('solutions_engineer');
+    expect(category('Cloud Consultant', 'Engineering')).toBe('engineering');
+    expect(category('People Consultant')).toBe('hr');
+    expect(category('Travel Consultant')).toBe('other');
+  });
+
+  it('customer care and happiness engineers are support; support programme managers are operations', () => {
+    expect(category('Customer Happiness Engineer (French)')).toBe('other');
+    expect(category('Customer Reliability Engineer')).toBe('other');
+    expect(category('Senior Customer Support Operations Readiness Program Manager')).toBe('operations');
+    expect(category('Customer Support Controls & Governance Programme Manager')).toBe('operations');
+  });
+
+  it('inventory control, deal management and strategic account specialists name their functions', () => {
+    expect(category('Inventory Control Specialist - Denton, TX')).toBe('operations');
+    expect(category('Inventory Planner')).toBe('operations');
+    expect(category('Senior Deal Manager - London')).toBe('sales');
+    expect(category('Senior Enterprise and Strategic Account Specialist')).toBe('sales');
+    expect(category('Senior RFP Analyst')).toBe('sales');
+    expect(category('Lead Game Producer - Party & Puzzle Games')).toBe('other');
+  });
 });

@@ -79,6 +79,8 @@ const CLIENT_FACING = compile(
 );
 const BROAD = compile(rules.broad as RawRule[], 'broad');
 const DEPARTMENT = compile(rules.department as RawRule[], 'department');
+/** Head nouns that usually name a client-facing role, read when no other pass named a function. */
+const FALLBACK = compile(rules.fallback as RawRule[], 'fallback');
 const CLIENT_FACING_DEPARTMENT = DEPARTMENT.filter((r) =>
   CLIENT_FACING.some((c) => c.category === r.category),
 );
@@ -189,7 +191,7 @@ type Step = [string, Pass, Rule[], keyof Texts, boolean, 'first' | 'leftmost'];
  * titles that need it; a customer team's category for a growth or retention title filed under it; the main
  * segment's function unless it is a head noun that yields; a client-facing word anywhere; for a bare head noun, the
  * function its qualifiers name, then the department's client-facing team; the yielding head noun's own function;
- * any function in the title; the department; 'other'.
+ * any function in the title; the department; a head noun that usually names a client-facing role; 'other'.
  */
 function steps(generic: boolean, yielding: boolean, customerTeam: boolean): Step[] {
   // A bare head noun that names no function ("Manager", "Lead"), unlike "Software Engineer".
@@ -206,6 +208,7 @@ function steps(generic: boolean, yielding: boolean, customerTeam: boolean): Step
     ['head', 'title', BROAD, 'main', yielding || functionless, 'first'],
     ['function-anywhere', 'title', BROAD, 'core', true, 'leftmost'],
     ['department', 'department', DEPARTMENT, 'dept', true, 'first'],
+    ['fallback', 'title', FALLBACK, 'main', true, 'first'],
   ];
 }
 
@@ -246,37 +249,27 @@ export function explainByRules(input: RoleInput): RulesDecision {
   return { category: 'other', rule: 'default:other', step: 'default' };
 }
 
-/** Passes whose decision the learned model may overrule: a function found anywhere, the department, no rule. */
-const WEAK_STEPS = new Set(['function-anywhere', 'department', 'default']);
+/** Passes whose decision the learned model may overrule: a function found anywhere, the department, a fallback head noun, no rule. */
+const WEAK_STEPS = new Set(['function-anywhere', 'department', 'fallback', 'default']);
 /** The model's probability from which it overrules a weak pass (chosen by company-grouped cross-validation). */
 export const MODEL_CONFIDENCE = 0.7;
-/**
- * The model's probability from which it files a title no rule matched as client-facing (company-grouped
- * cross-validation: client-facing recall up, precision unchanged; docs/sources.md).
- */
-export const MODEL_CLIENT_FACING_CONFIDENCE = 0.5;
 
 /**
  * Rules first; the model decides where the rules only guessed (a weak pass), it is confident, and its three
- * strongest features include the title's head noun or the department, not only words that happen to recur in one company's titles
- * ("Member of Technical Staff" must not make every "Team Member" an engineer). It files a posting as client-facing
- * only where no rule matched at all: a client-facing rule's absence elsewhere is itself evidence (a function rule
- * named the role), and in company-grouped cross-validation its client-facing calls over other weak passes cost more
- * precision than they gained recall.
+ * strongest features include the title's head noun or the department, not only words that happen to recur in one
+ * company's titles ("Member of Technical Staff" must not make every "Team Member" an engineer). It never files a
+ * posting as client-facing: client-facing takes a rule. The model's client-facing calls came from ambiguous head
+ * nouns ("Engagement Manager", "Delivery Manager", "Business Consultant") whose meaning changes from one company to
+ * the next; on companies it had not seen they were wrong more often than right (docs/sources.md).
  */
 export function combine(rules: RulesDecision, model: ModelDecision | null): Classification {
-  if (
-    !model ||
-    !WEAK_STEPS.has(rules.step) ||
-    model.category === rules.category ||
-    !model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'))
-  ) {
-    return { category: rules.category, rule: rules.rule };
-  }
-  const clientFacing = isClientFacing(model.category);
-  const decides = clientFacing
-    ? rules.step === 'default' && model.probability >= MODEL_CLIENT_FACING_CONFIDENCE
-    : model.probability >= MODEL_CONFIDENCE;
+  const decides =
+    model !== null &&
+    WEAK_STEPS.has(rules.step) &&
+    model.category !== rules.category &&
+    !isClientFacing(model.category) &&
+    model.probability >= MODEL_CONFIDENCE &&
+    model.evidence.some((f) => f.startsWith('h:') || f.startsWith('d:'));
   if (decides) return { category: model.category, rule: `model:${model.evidence.slice(0, 2).join('+')}` };
   return { category: rules.category, rule: rules.rule };
 }
