@@ -159,6 +159,25 @@ describe('GET /jobs?facets=', () => {
     expect(facets.department?.map((c) => c.value).sort()).toEqual(['engineering', 'field', 'sales']);
   });
 
+  it('counts anew once a write changes what the same filters select', async () => {
+    const query = 'role_category=fde&remote_only=true';
+    const before = await expectJobFacets(query);
+    const [co] = await t.deps.db.query<{ id: string }>("SELECT id FROM companies WHERE slug = 'facet-gamma'");
+    const posted = new Date(t.clock.now() - 30 * 60_000);
+    const spec = { companyId: co!.id, companyName: 'Facet Gamma', remote: true, postedAt: posted };
+    await addJobs(
+      t.deps.db,
+      [
+        { ...spec, title: 'Remote fde late', roleCategory: 'fde', location: 'Tokyo, Japan' },
+        { ...spec, title: 'Remote csm late', roleCategory: 'csm', location: 'Tokyo, Japan' },
+      ],
+      t.clock.now(),
+    );
+    const after = await expectJobFacets(query);
+    expect(after.location).not.toEqual(before.location);
+    expect(after.role_category).not.toEqual(before.role_category);
+  });
+
   it('agrees with the listing with no filter, and with every facetable filter at once', async () => {
     await expectJobFacets('');
     await expectJobFacets('company=facet-beta&location=new%20york&department=SALES&client_facing=true');
