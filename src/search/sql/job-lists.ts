@@ -79,6 +79,20 @@ export interface ListInputs {
 
 const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
 
+/**
+ * Filters that keep a small share of the jobs, each through an index carrying the jobs' words (migration 0195).
+ * With one of them, or a `within`, a list's matches among the jobs kept are not what the titles' counts say: the
+ * walk of the newest jobs would test most of the catalog for the few it keeps (a client-facing "account executive":
+ * every entry walked, none kept), so PostgreSQL plans it, walking the filter's index without reading the table.
+ */
+const NARROWING = ['roleCategories', 'companySlug', 'location', 'department', 'salary'] as const;
+
+const narrowed = (filters: JobFilters, within: Within): boolean =>
+  NARROWING.some((key) => filters[key] !== undefined) ||
+  within.roles !== undefined ||
+  within.locations !== undefined ||
+  within.companyId !== undefined;
+
 /** Every list, and the ids of the named company's jobs that match what the query asks of it. */
 export async function sqlJobLists(
   db: Db,
@@ -90,7 +104,7 @@ export async function sqlJobLists(
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, x.dense(q));
+    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, !narrowed(filters, within) && x.dense(q));
   };
   const lists: Promise<RankedList>[] = [];
   const add = (name: string, ids: Promise<string[]>, weight?: number) =>
