@@ -7,10 +7,17 @@ import type { IndexBuild } from './scale-indexes.js';
  * against the same changes with the jobs' full-text index dropped (inside the rolled-back transaction).
  */
 
-/** The indexes search ranked in the database reads (migrations 0163, 0173, 0177) and the vocabulary's counts (0176). */
+/**
+ * The indexes search ranked in the database reads (migrations 0163, 0173, 0195; the filters' indexes carrying the
+ * words, 0195) and the vocabulary's counts (0176).
+ */
 export const SEARCH_RELATIONS = [
   'jobs_search_idx',
   'jobs_recent_search_idx',
+  'jobs_place_search_idx',
+  'jobs_category_covering_idx',
+  'jobs_department_idx',
+  'jobs_annual_pay_idx',
   'companies_search_idx',
   'companies_name_trgm_idx',
   'jobs_location_trgm_idx',

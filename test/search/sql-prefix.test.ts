@@ -31,6 +31,14 @@ beforeAll(async () => {
   // full-text index, where four in 80 walk the newest jobs.
   for (let i = 0; i < 70; i++) jobs.push([i % 2 ? nw : init, 'Account Executive', 'sales', 'Chicago, IL']);
   await addSearchJobs(t, jobs);
+  // Departments and pay for the filters a list narrows by: the customer success titles, and the Berlin one's pay.
+  await t.deps.db.query(
+    `UPDATE jobs SET department = 'Customer Success' WHERE title LIKE 'Customer Success%' OR title LIKE 'Senior%'`,
+  );
+  await t.deps.db.query(
+    `UPDATE jobs SET salary_min = 200000, salary_max = 200000, salary_currency = 'USD', salary_period = 'year'
+      WHERE title IN ('Senior Customer Success Manager', 'Account Executive')`,
+  );
 });
 
 afterAll(async () => {
@@ -55,6 +63,25 @@ describe('prefix queries ranked in the database', () => {
   it('applies the filters to the walk of the newest jobs', async () => {
     const found = await titles('/api/v1/jobs?search=customer%20succ&remote_only=true');
     expect(found.sort()).toEqual(['Customer Success Engineer', 'Customer Success Manager']);
+  });
+
+  it('plans a common title under a narrowing filter through the filter, keeping the same matches', async () => {
+    const csm = await titles('/api/v1/jobs?search=customer%20succ&role_category=csm');
+    expect(csm.sort()).toEqual([
+      'Customer Success Engineer',
+      'Customer Success Lead',
+      'Customer Success Manager',
+      'Senior Customer Success Manager',
+    ]);
+    const department = await titles('/api/v1/jobs?search=customer%20succ&department=customer%20success');
+    expect(department.sort()).toEqual(csm.sort());
+    expect(await titles('/api/v1/jobs?search=customer%20succ&salary_min=150000&salary_currency=USD')).toEqual(
+      ['Senior Customer Success Manager'],
+    );
+    // Every "Account Executive" is in sales, which is not client-facing: the filter keeps none of them.
+    expect(await titles('/api/v1/jobs?search=account%20exec&client_facing=true')).toEqual([]);
+    const paid = await titles('/api/v1/jobs?search=account%20exec&salary_min=150000&salary_currency=USD');
+    expect(new Set(paid)).toEqual(new Set(['Account Executive']));
   });
 
   it('completes a lone prefix to every word it starts', async () => {
