@@ -256,8 +256,8 @@ function entry(
 }
 
 /**
- * A board two domains claim goes to the domain more sources name (one company listed under two domains); on a
- * tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
+ * A board two domains claim goes to the domain its name spells whole ("Ambient.ai"), then to the domain more
+ * sources name (one company listed under two domains); on a tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
  */
 function dropShared(
   entries: RegistryEntry[],
@@ -269,10 +269,12 @@ function dropShared(
     entries.flatMap((e) => e.boards.map((b) => ({ e, k: boardKey(b) }))),
     (x) => x.k,
   );
+  // A domain the board's name spells whole ("Ambient.ai" for ambient.ai) outranks one it spells by the word only.
+  const rank = (e: RegistryEntry) => (key(e.name) === key(e.domain) ? 1_000_000 : 0) + support(e);
   const owns = (e: RegistryEntry) =>
     e.boards.every((b) => {
       const rivals = (byBoard.get(boardKey(b)) ?? []).map((x) => x.e).filter((r) => r !== e);
-      return rivals.every((r) => support(r) < support(e));
+      return rivals.every((r) => rank(r) < rank(e));
     });
   const kept = entries.filter((e) => {
     if (owns(e)) return true;

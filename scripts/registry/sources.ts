@@ -11,6 +11,7 @@ import { type Facts, key, noFacts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
 import { savedPostings } from './postings.js';
+import { aiSdkProviders, modelsDevProviders } from './providers.js';
 
 export interface SourceSpec {
   id: string;
@@ -324,5 +325,29 @@ export const SOURCES: SourceSpec[] = [
     paths: ['README.md'],
     discovered: false,
     read: aiList('awesome-ai-security', ['README.md']),
+  },
+  {
+    id: 'models-dev',
+    repository: 'anomalyco/models.dev',
+    commit: 'f3fc692299671838c7c65fd8126bf84d81a2e817',
+    licence: 'MIT',
+    contributes:
+      'Providers of AI model APIs with the hosts of their API and documentation (AI signal, domain): a provider counts ' +
+      'when both hosts share one domain that its name spells.',
+    paths: ['providers/*/provider.toml'],
+    discovered: false,
+    read: modelsDevProviders('models-dev'),
+  },
+  {
+    id: 'ai-sdk-providers',
+    repository: 'vercel/ai',
+    commit: 'ed857f50f112e23930b0c2dd8d532cc8bebbc911',
+    licence: 'Apache-2.0',
+    contributes:
+      "The AI SDK's pages of model providers, official and community (AI signal, domain): the provider's home page " +
+      'as the page links it under its own name.',
+    paths: ['content/providers/01-ai-sdk-providers/', 'content/providers/05-community-providers/'],
+    discovered: false,
+    read: aiSdkProviders('ai-sdk-providers'),
   },
 ];

@@ -250,6 +250,15 @@ describe('registry identity rules', () => {
     expect(reasons(tie)['board-of-two-companies']).toHaveLength(2);
   });
 
+  it('gives a board two domains claim to the domain its list name spells whole (Ambient.ai, not ambient.xyz)', () => {
+    const claims = [company('Ambient.ai', 'ambient.ai'), company('Ambient', 'ambient.xyz')];
+    const boards = [board('new-list', 'ashby', 'ambient.ai', 'Ambient.ai')];
+    const extra = { ...company('Ambient', 'ambient.xyz'), source: 'hand-list' };
+    const r = buildRegistry(facts([...claims, extra], boards), SOURCES);
+    expect(boardsOf(r)).toEqual({ 'ambient.ai': ['ashby:ambient.ai:board-url'] });
+    expect(reasons(r)['board-of-two-companies']).toEqual(['ambient.xyz ashby:ambient.ai']);
+  });
+
   it('gives the same registry whatever order the facts come in', () => {
     const companies = [
       company('Baseten', 'baseten.co'),
