@@ -46,7 +46,7 @@ export interface BuildResult {
  */
 const PLATFORM_DOMAINS = new Set(
   (
-    'amazon.com apple.com microsoft.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
+    'amazon.com apple.com microsoft.com azure.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
     'twitter.com x.com linkedin.com facebook.com meta.com instagram.com discord.com discord.gg reddit.com ' +
     'producthunt.com wikipedia.org arxiv.org npmjs.com pypi.org notion.site chatgpt.com bit.ly goo.gl ' +
     'apps.apple.com play.google.com chrome.google.com kaggle.com colab.research.google.com ibm.com oracle.com ' +
@@ -168,7 +168,7 @@ function judge(
   const names = [...b.names.values()];
   const match = [...info.keys()]
     .map((s) => b.names.get(s))
-    .find((n): n is string => n !== undefined && own.has(bare(key(n))));
+    .find((n): n is string => n !== undefined && own.has(bareName(n)));
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };
@@ -179,13 +179,13 @@ function judge(
     const short =
       bare(key(parseDomain(domain).domainWithoutSuffix ?? '')).length <= SHORT_NAME && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
-    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bare(key(n))));
+    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
     const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
     if (short && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
   if (support < 2) return 'one-source-without-name';
-  if (!company.names.some((n) => wordKeys(domain).has(bare(key(n))))) return 'no-company-name';
+  if (!company.names.some((n) => wordKeys(domain).has(bareName(n)))) return 'no-company-name';
   return { board: b, evidence: 'two-sources', support };
 }
 
@@ -236,7 +236,7 @@ function entry(
       : undefined;
   const name = shown
     ? (spaced ?? shown)
-    : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) ?? (company.names[0] as string));
+    : (company.names.find((n) => wordKeys(domain).has(bareName(n))) ?? (company.names[0] as string));
   return {
     name,
     domain,
@@ -323,10 +323,10 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
   return out;
 }
 
-/** The domain's own word: its label under the public suffix, and the whole domain. */
+/** The domain's own word: its label under the public suffix, and the whole domain, with and without endings. */
 function wordKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
+  return new Set([word, key(domain)].flatMap((k) => [k, bare(k)]).filter((k) => k.length >= 2));
 }
 
 /**
@@ -336,10 +336,25 @@ function wordKeys(domain: string): Set<string> {
 function nameKeys(domain: string, company: Company): Set<string> {
   const suffix = key(parseDomain(domain).publicSuffix ?? '');
   const whole = !NAME_ENDINGS.includes(suffix) && company.names.some((n) => key(n) === key(domain));
-  return new Set([...company.names.map((n) => bare(key(n))), ...(whole ? [] : wordKeys(domain))]);
+  return new Set([...company.names.map(bareName), ...(whole ? [] : wordKeys(domain))]);
 }
 
-/** A name without the endings companies add to it ("Hume AI", "Otter.ai", "Acme Inc"). */
+/**
+ * A name without the endings companies add to it as words of their own ("Hume AI", "Otter.ai", "FriendliAI",
+ * "Acme Inc"): an ending glued to the word in lower case is part of it ("Cambio" is not "Camb" and `io`).
+ */
+function bareName(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+  while (
+    words.length > 1 &&
+    NAME_ENDINGS.includes(key(words.at(-1) ?? '')) &&
+    key(words.slice(0, -1).join('')).length >= 3
+  )
+    words.pop();
+  return key(words.join(''));
+}
+
+/** A domain's word without the endings a name may add to it (`voyageai` is Voyage). */
 function bare(k: string): string {
   for (const a of NAME_ENDINGS)
     if (k.endsWith(a) && k.length - a.length >= 3) return bare(k.slice(0, -a.length));

@@ -91,3 +91,24 @@ export function aiSdkProviders(source: string) {
 function bare(k: string): string {
   return k.endsWith('ai') && k.length > 4 ? k.slice(0, -2) : k;
 }
+
+/**
+ * Pipecat's pages of the AI services a voice agent can use (speech-to-text, text-to-speech, LLMs, avatars): each
+ * page's `sidebarTitle` names the service's maker, and the first link to a domain whose word that name spells is
+ * the maker's site ("Rime" and `docs.rime.ai`). A page that links no such domain gives no company.
+ */
+export function pipecatServices(source: string) {
+  return (files: ReadonlyMap<string, string>): Facts => {
+    const facts = noFacts();
+    for (const [path, text] of files) {
+      if (!path.endsWith('.mdx')) continue;
+      const name = /^sidebarTitle:\s*['"]?([^'"\n]+?)['"]?\s*$/m.exec(text)?.[1]?.trim();
+      if (!name) continue;
+      const domain = [...text.matchAll(LINK)]
+        .map((m) => registrableDomain(m[2] ?? ''))
+        .find((d): d is string => d !== null && spellsWord(name, d));
+      if (domain) facts.companies.push({ source, name, domain, category: 'ai_native' });
+    }
+    return facts;
+  };
+}

@@ -11,7 +11,7 @@ import { type Facts, key, noFacts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
 import { savedPostings } from './postings.js';
-import { aiSdkProviders, modelsDevProviders } from './providers.js';
+import { aiSdkProviders, modelsDevProviders, pipecatServices } from './providers.js';
 
 export interface SourceSpec {
   id: string;
@@ -136,6 +136,20 @@ const ATS_COMPANY_FILES = [
   'smartrecruiters',
   'workable',
   'workday',
+];
+
+/** Pipecat's kinds of AI service; analytics, transports, serializers and voice-activity detectors are not. */
+const PIPECAT_SERVICES = [
+  'audio-filters',
+  'image-generation',
+  'knowledge-retrieval',
+  'llm',
+  'memory',
+  'stt',
+  'translation',
+  'tts',
+  'video',
+  'vision',
 ];
 
 export const SOURCES: SourceSpec[] = [
@@ -349,5 +363,17 @@ export const SOURCES: SourceSpec[] = [
     paths: ['content/providers/01-ai-sdk-providers/', 'content/providers/05-community-providers/'],
     discovered: false,
     read: aiSdkProviders('ai-sdk-providers'),
+  },
+  {
+    id: 'pipecat-services',
+    repository: 'pipecat-ai/docs',
+    commit: '1393c9d76927eaef55dd3d872ae51e37ace8f92e',
+    licence: 'BSD-2-Clause',
+    contributes:
+      "Pipecat's pages of AI services for voice agents (speech, language models, avatars) with their makers' sites " +
+      '(AI signal, domain).',
+    paths: PIPECAT_SERVICES.map((kind) => `api-reference/server/services/${kind}/`),
+    discovered: false,
+    read: pipecatServices('pipecat-services'),
   },
 ];

@@ -91,6 +91,19 @@ describe('registry identity rules', () => {
     expect(reasons(r)).toEqual({ 'names-another-company': ['leonardo.ai greenhouse:leonardo'] });
   });
 
+  it('reads an ending only as a word of its own: "Cambio AI Inc." on `cambio` is not camb.ai\'s', () => {
+    const boards = [
+      board('new-list', 'ashby', 'cambio', 'Cambio AI Inc.'),
+      board('old-list', 'ashby', 'friendliai', 'FriendliAI'),
+    ];
+    const r = buildRegistry(
+      facts([company('CAMB.AI', 'camb.ai'), company('Friendli', 'friendli.ai')], boards),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'friendli.ai': ['ashby:friendliai:board-url'] });
+    expect(reasons(r)['names-another-company']).toEqual(['camb.ai ashby:cambio']);
+  });
+
   it('keeps the board the newest discovered list names when a company moved vendor (Runway)', () => {
     const r = buildRegistry(
       facts(

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { aiSdkProviders, modelsDevProviders, topLevelStrings } from '../../scripts/registry/providers.js';
+import {
+  aiSdkProviders,
+  modelsDevProviders,
+  pipecatServices,
+  topLevelStrings,
+} from '../../scripts/registry/providers.js';
 
 /** The readers of the two catalogs of AI model providers, on small documents in their formats. */
 
@@ -47,7 +52,7 @@ describe('catalogs of AI model providers', () => {
       ],
       [
         'providers/db/provider.toml',
-        provider('Databricks', 'https://docs.databricks.com/x', 'https://${DATABRICKS_HOST}/v1'),
+        provider('Databricks', 'https://docs.databricks.com/x', `https://$${''}{DATABRICKS_HOST}/v1`),
       ],
       ['providers/openai/provider.toml', provider('OpenAI', 'https://platform.openai.com/docs/models')],
       [
@@ -85,5 +90,26 @@ describe('catalogs of AI model providers', () => {
       ['p/06-luma.mdx', page('Luma', 'The [Luma AI](https://lumalabs.ai/) provider.')],
     ]);
     expect(names(aiSdkProviders('v')(files))).toEqual(['Fal fal.ai', 'Mem0 mem0.ai', 'Luma lumalabs.ai']);
+  });
+
+  it("takes a Pipecat service page's first link to a domain its sidebar name spells", () => {
+    const page = (name: string, body: string) =>
+      `---\ntitle: "${name} Text-to-Speech"\nsidebarTitle: "${name}"\n---\n\n${body}\n`;
+    const files = new Map([
+      [
+        's/tts/rime.mdx',
+        page(
+          'Rime',
+          'See the [reference](https://reference-server.pipecat.ai/x) and [Rime AI](https://docs.rime.ai/).',
+        ),
+      ],
+      ['s/tts/resemble.mdx', page('Resemble AI', 'Sign up at [Resemble AI](https://app.resemble.ai).')],
+      ['s/tts/fish.mdx', page('Fish Audio', 'Keys at [Fish Audio Console](https://fish.audio/auth/).')],
+      [
+        's/tts/kokoro.mdx',
+        page('Kokoro', 'Uses [kokoro-onnx](https://github.com/thewh1teagle/kokoro-onnx).'),
+      ],
+    ]);
+    expect(names(pipecatServices('p')(files))).toEqual(['Rime rime.ai', 'Resemble AI resemble.ai']);
   });
 });
