@@ -169,6 +169,8 @@ function judge(
   const match = [...info.keys()]
     .map((s) => b.names.get(s))
     .find((n): n is string => n !== undefined && own.has(bareName(n)));
+  // An identifier that is the whole domain, dot and suffix included (`nomic.ai`), names the company by itself.
+  const spelled = b.board.toLowerCase() === domain;
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };
@@ -180,10 +182,11 @@ function judge(
       bare(key(parseDomain(domain).domainWithoutSuffix ?? '')).length <= SHORT_NAME && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
     const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
-    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
+    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked || spelled;
     if (short && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
+  if (spelled) return { board: b, evidence: 'board-url', support };
   if (support < 2) return 'one-source-without-name';
   if (!company.names.some((n) => wordKeys(domain).has(bareName(n)))) return 'no-company-name';
   return { board: b, evidence: 'two-sources', support };

@@ -112,3 +112,23 @@ export function pipecatServices(source: string) {
     return facts;
   };
 }
+
+/**
+ * LiveKit Agents' plugins, one folder each with a README whose heading names the maker ("# Rime plugin for
+ * LiveKit Agents"): the first link to a domain that name spells is the maker's site.
+ */
+export function livekitPlugins(source: string) {
+  return (files: ReadonlyMap<string, string>): Facts => {
+    const facts = noFacts();
+    for (const [path, text] of files) {
+      if (!path.endsWith('/README.md')) continue;
+      const heading = /^#\s+(.+?)\s+(?:TTS\s+|STT\s+)?plugin for LiveKit Agents\s*$/im.exec(text)?.[1]?.trim();
+      if (!heading) continue;
+      const domain = [...text.matchAll(LINK)]
+        .map((m) => registrableDomain(m[2] ?? ''))
+        .find((d): d is string => d !== null && spellsWord(heading, d));
+      if (domain) facts.companies.push({ source, name: heading, domain, category: 'ai_native' });
+    }
+    return facts;
+  };
+}

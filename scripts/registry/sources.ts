@@ -11,7 +11,7 @@ import { type Facts, key, noFacts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
 import { savedPostings } from './postings.js';
-import { aiSdkProviders, modelsDevProviders, pipecatServices } from './providers.js';
+import { aiSdkProviders, livekitPlugins, modelsDevProviders, pipecatServices } from './providers.js';
 
 export interface SourceSpec {
   id: string;
@@ -375,5 +375,17 @@ export const SOURCES: SourceSpec[] = [
     paths: PIPECAT_SERVICES.map((kind) => `api-reference/server/services/${kind}/`),
     discovered: false,
     read: pipecatServices('pipecat-services'),
+  },
+  {
+    id: 'livekit-plugins',
+    repository: 'livekit/agents',
+    commit: 'da6af86ac640a3bc54585764e64321d7048c1c16',
+    licence: 'Apache-2.0',
+    contributes:
+      "LiveKit Agents' plugins for AI services (speech, language models, avatars), each README linking its maker's " +
+      'site (AI signal, domain).',
+    paths: ['livekit-plugins/*/README.md'],
+    discovered: false,
+    read: livekitPlugins('livekit-plugins'),
   },
 ];

@@ -1,52 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardFact, CompanyFact, Facts } from '../../scripts/registry/facts.js';
-import { buildRegistry, type SourceInfo } from '../../scripts/registry/identity.js';
+import { buildRegistry } from '../../scripts/registry/identity.js';
 import { savedPostings } from '../../scripts/registry/postings.js';
+import { board, boardsOf, company, facts, link, reasons, SOURCES } from './sources.js';
 
 /** The identity rules of the registry build, on small in-memory sources: the known traps of public lists. */
-
-const SOURCES: SourceInfo[] = [
-  { id: 'new-list', date: '2026-06-30', discovered: true },
-  { id: 'old-list', date: '2025-12-24', discovered: true },
-  { id: 'hand-list', date: '2026-08-22', discovered: false },
-  { id: 'ai-list', date: '2026-08-03', discovered: false },
-  { id: 'postings', date: '2025-10-28', discovered: true },
-];
-
-const company = (name: string, domain: string): CompanyFact => ({
-  source: 'ai-list',
-  name,
-  domain,
-  category: 'ai_native',
-});
-const board = (source: string, vendor: BoardFact['vendor'], id: string, name: string | null): BoardFact => ({
-  source,
-  vendor,
-  board: id,
-  name,
-});
-const facts = (
-  companies: CompanyFact[],
-  boards: BoardFact[],
-  hints: Facts['hints'] = [],
-  links: Facts['links'] = [],
-): Facts[] => [{ companies, boards, hints, links }];
-
-const link = (id: string, domain: string, linking = 5, postings = 6): Facts['links'][number] => ({
-  source: 'postings',
-  vendor: 'ashby',
-  board: id,
-  domain,
-  linking,
-  postings,
-});
-
-const boardsOf = (r: ReturnType<typeof buildRegistry>) =>
-  Object.fromEntries(
-    r.entries.map((e) => [e.domain, e.boards.map((b) => `${b.vendor}:${b.board}:${b.evidence}`)]),
-  );
-const reasons = (r: ReturnType<typeof buildRegistry>) =>
-  Object.fromEntries([...r.rejected].map(([k, v]) => [k, [...v].sort()]));
 
 describe('registry identity rules', () => {
   it("keeps a board whose identifier spells the domain's word and whose listed name is the company's", () => {
@@ -89,19 +46,6 @@ describe('registry identity rules', () => {
     );
     expect(boardsOf(r)).toEqual({ 'leonardo.ai': ['ashby:leonardo.ai:board-url'] });
     expect(reasons(r)).toEqual({ 'names-another-company': ['leonardo.ai greenhouse:leonardo'] });
-  });
-
-  it('reads an ending only as a word of its own: "Cambio AI Inc." on `cambio` is not camb.ai\'s', () => {
-    const boards = [
-      board('new-list', 'ashby', 'cambio', 'Cambio AI Inc.'),
-      board('old-list', 'ashby', 'friendliai', 'FriendliAI'),
-    ];
-    const r = buildRegistry(
-      facts([company('CAMB.AI', 'camb.ai'), company('Friendli', 'friendli.ai')], boards),
-      SOURCES,
-    );
-    expect(boardsOf(r)).toEqual({ 'friendli.ai': ['ashby:friendliai:board-url'] });
-    expect(reasons(r)['names-another-company']).toEqual(['camb.ai ashby:cambio']);
   });
 
   it('keeps the board the newest discovered list names when a company moved vendor (Runway)', () => {
@@ -261,15 +205,6 @@ describe('registry identity rules', () => {
     const tie = buildRegistry(facts(both.slice(0, 2), boards, hints), SOURCES);
     expect(tie.entries).toEqual([]);
     expect(reasons(tie)['board-of-two-companies']).toHaveLength(2);
-  });
-
-  it('gives a board two domains claim to the domain its list name spells whole (Ambient.ai, not ambient.xyz)', () => {
-    const claims = [company('Ambient.ai', 'ambient.ai'), company('Ambient', 'ambient.xyz')];
-    const boards = [board('new-list', 'ashby', 'ambient.ai', 'Ambient.ai')];
-    const extra = { ...company('Ambient', 'ambient.xyz'), source: 'hand-list' };
-    const r = buildRegistry(facts([...claims, extra], boards), SOURCES);
-    expect(boardsOf(r)).toEqual({ 'ambient.ai': ['ashby:ambient.ai:board-url'] });
-    expect(reasons(r)['board-of-two-companies']).toEqual(['ambient.xyz ashby:ambient.ai']);
   });
 
   it('gives the same registry whatever order the facts come in', () => {
