@@ -122,7 +122,9 @@ export function livekitPlugins(source: string) {
     const facts = noFacts();
     for (const [path, text] of files) {
       if (!path.endsWith('/README.md')) continue;
-      const heading = /^#\s+(.+?)\s+(?:TTS\s+|STT\s+)?plugin for LiveKit Agents\s*$/im.exec(text)?.[1]?.trim();
+      const heading = /^#\s+(.+?)\s+(?:TTS\s+|STT\s+)?plugin for LiveKit Agents\s*$/im
+        .exec(text)?.[1]
+        ?.trim();
       if (!heading) continue;
       const domain = [...text.matchAll(LINK)]
         .map((m) => registrableDomain(m[2] ?? ''))
