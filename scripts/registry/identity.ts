@@ -151,7 +151,17 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     if (chosen.length === 0) continue;
     result.entries.push(entry(domain, company, chosen, info));
   }
-  result.entries = dropShared(result.entries, (e) => companies.get(e.domain)?.sources.length ?? 0, reject);
+  const mentioned = new Set(
+    facts.flatMap((f) => f.mentions ?? []).map((m) => `${m.vendor}:${m.board.toLowerCase()} ${m.domain}`),
+  );
+  result.entries = dropShared(
+    result.entries,
+    (e) => companies.get(e.domain)?.sources.length ?? 0,
+    (e, board) =>
+      mentioned.has(`${board} ${e.domain}`) ||
+      (byId.get(board)?.links ?? []).some((l) => l.domain === e.domain),
+    reject,
+  );
   return result;
 }
 
@@ -259,12 +269,13 @@ function entry(
 }
 
 /**
- * A board two domains claim goes to the domain its name spells whole ("Ambient.ai"), then to the domain more
- * sources name (one company listed under two domains); on a tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
+ * A board two domains claim goes to the domain its name spells whole ("Ambient.ai"), then to the domain its saved
+ * postings link to, then to the domain more sources name (one company listed under two domains); on a tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
  */
 function dropShared(
   entries: RegistryEntry[],
   support: (e: RegistryEntry) => number,
+  linked: (e: RegistryEntry, board: string) => boolean,
   reject: (r: RejectReason, e: string) => void,
 ): RegistryEntry[] {
   const boardKey = (b: { vendor: string; board: string }) => `${b.vendor}:${b.board.toLowerCase()}`;
@@ -272,12 +283,14 @@ function dropShared(
     entries.flatMap((e) => e.boards.map((b) => ({ e, k: boardKey(b) }))),
     (x) => x.k,
   );
-  // A domain the board's name spells whole ("Ambient.ai" for ambient.ai) outranks one it spells by the word only.
-  const rank = (e: RegistryEntry) => (key(e.name) === key(e.domain) ? 1_000_000 : 0) + support(e);
+  // A domain the board's name spells whole ("Ambient.ai" for ambient.ai) outranks one it spells by the word only;
+  // then a domain the board's own postings link to (cohere.com, not cohere.ai); then the sources' count.
+  const rank = (e: RegistryEntry, board: string) =>
+    (key(e.name) === key(e.domain) ? 2_000_000 : 0) + (linked(e, board) ? 1_000_000 : 0) + support(e);
   const owns = (e: RegistryEntry) =>
     e.boards.every((b) => {
       const rivals = (byBoard.get(boardKey(b)) ?? []).map((x) => x.e).filter((r) => r !== e);
-      return rivals.every((r) => rank(r) < rank(e));
+      return rivals.every((r) => rank(r, boardKey(b)) < rank(e, boardKey(b)));
     });
   const kept = entries.filter((e) => {
     if (owns(e)) return true;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../scripts/registry/identity.js';
+import { savedPostings } from '../../scripts/registry/postings.js';
 import { board, boardsOf, company, facts, reasons, SOURCES } from './sources.js';
 
-/** The identity rules about how names and identifiers spell a domain, on small in-memory sources. */
+/** The identity rules about names, identifiers and shared boards, on small in-memory sources. */
 
 describe('registry identity: names and identifiers', () => {
   it('reads an ending only as a word of its own: "Cambio AI Inc." on `cambio` is not camb.ai\'s', () => {
@@ -41,5 +42,32 @@ describe('registry identity: names and identifiers', () => {
       'wordware.ai': ['ashby:wordware.ai:board-url'],
     });
     expect(reasons(r)['short-name-unvouched']).toEqual(['nomic.ai ashby:nomicai']);
+  });
+
+  it('gives a board two domains tie for to the domain some of its saved postings link to (cohere.com)', () => {
+    const job = (href: string) => ({ descriptionHtml: `<a href="${href}">site</a>` });
+    const saved = savedPostings(
+      'postings',
+      'ashby',
+    )(
+      new Map([
+        [
+          'c/cohere.json',
+          JSON.stringify({
+            jobs: [job('https://cohere.com/x'), job('https://cohere.com/y'), job(''), job(''), job('')],
+          }),
+        ],
+      ]),
+    );
+    expect(saved.links).toEqual([]);
+    expect(saved.mentions?.map((m) => `${m.board} ${m.domain} ${m.linking}/${m.postings}`)).toEqual([
+      'cohere cohere.com 2/5',
+    ]);
+    const claims = [company('Cohere', 'cohere.ai'), company('Cohere', 'cohere.com')];
+    const boards = [board('new-list', 'ashby', 'cohere', 'Cohere')];
+    const hints = [{ source: 'old-list', key: 'cohere', vendor: 'ashby' as const }];
+    const r = buildRegistry([...facts(claims, boards, hints), saved], SOURCES);
+    expect(boardsOf(r)).toEqual({ 'cohere.com': ['ashby:cohere:board-url'] });
+    expect(reasons(r)['board-of-two-companies']).toEqual(['cohere.ai ashby:cohere']);
   });
 });
