@@ -32,11 +32,26 @@ function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
 }
 
+/**
+ * The files a source path names at the commit: a path ending in `/` is every file of that folder, a path with a
+ * `*` segment every file it matches (`*` stands for one folder name), any other path itself.
+ */
+function expand(dir: string, commit: string, path: string): string[] {
+  if (path.endsWith('/')) return git(dir, 'ls-tree', '--name-only', commit, path).split('\n');
+  if (!path.includes('*')) return [path];
+  const prefix = path.slice(0, path.indexOf('*'));
+  const literal = (s: string) => s.replace(/[.+?^$()|[\]{}\\]/g, (c) => `\\${c}`);
+  const pattern = new RegExp(`^${path.split('*').map(literal).join('[^/]+')}$`);
+  return git(dir, 'ls-tree', '-r', '--name-only', commit, prefix)
+    .split('\n')
+    .filter((p) => pattern.test(p));
+}
+
 function readSource(mirror: string, spec: SourceSpec): { facts: Facts; info: SourceInfo } {
   const dir = gitDir(mirror, spec.repository);
   const skip = new Set(spec.exclude ?? []);
   const paths = spec.paths
-    .flatMap((p) => (p.endsWith('/') ? git(dir, 'ls-tree', '--name-only', spec.commit, p).split('\n') : [p]))
+    .flatMap((p) => expand(dir, spec.commit, p))
     .filter((p) => p !== '' && !skip.has(p));
   const files = new Map(paths.map((p) => [p, git(dir, 'show', `${spec.commit}:${p}`)]));
   const date = new Date(git(dir, 'show', '-s', '--format=%cI', spec.commit).trim())

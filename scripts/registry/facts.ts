@@ -44,6 +44,8 @@ export interface Facts {
   boards: BoardFact[];
   hints: AiHint[];
   links: PostingLink[];
+  /** Domains two or more of a board's saved postings link to, fewer than half of them: a tie-breaker only. */
+  mentions?: PostingLink[];
 }
 
 export const noFacts = (): Facts => ({ companies: [], boards: [], hints: [], links: [] });

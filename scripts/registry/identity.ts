@@ -46,7 +46,7 @@ export interface BuildResult {
  */
 const PLATFORM_DOMAINS = new Set(
   (
-    'amazon.com apple.com microsoft.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
+    'amazon.com apple.com microsoft.com azure.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
     'twitter.com x.com linkedin.com facebook.com meta.com instagram.com discord.com discord.gg reddit.com ' +
     'producthunt.com wikipedia.org arxiv.org npmjs.com pypi.org notion.site chatgpt.com bit.ly goo.gl ' +
     'apps.apple.com play.google.com chrome.google.com kaggle.com colab.research.google.com ibm.com oracle.com ' +
@@ -151,7 +151,17 @@ export function buildRegistry(facts: Facts[], sources: SourceInfo[]): BuildResul
     if (chosen.length === 0) continue;
     result.entries.push(entry(domain, company, chosen, info));
   }
-  result.entries = dropShared(result.entries, (e) => companies.get(e.domain)?.sources.length ?? 0, reject);
+  const mentioned = new Set(
+    facts.flatMap((f) => f.mentions ?? []).map((m) => `${m.vendor}:${m.board.toLowerCase()} ${m.domain}`),
+  );
+  result.entries = dropShared(
+    result.entries,
+    (e) => companies.get(e.domain)?.sources.length ?? 0,
+    (e, board) =>
+      mentioned.has(`${board} ${e.domain}`) ||
+      (byId.get(board)?.links ?? []).some((l) => l.domain === e.domain),
+    reject,
+  );
   return result;
 }
 
@@ -168,7 +178,9 @@ function judge(
   const names = [...b.names.values()];
   const match = [...info.keys()]
     .map((s) => b.names.get(s))
-    .find((n): n is string => n !== undefined && own.has(bare(key(n))));
+    .find((n): n is string => n !== undefined && own.has(bareName(n)));
+  // An identifier that is the whole domain, dot and suffix included (`nomic.ai`), names the company by itself.
+  const spelled = b.board.toLowerCase() === domain;
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };
@@ -179,13 +191,14 @@ function judge(
     const short =
       bare(key(parseDomain(domain).domainWithoutSuffix ?? '')).length <= SHORT_NAME && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
-    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bare(key(n))));
-    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked;
+    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
+    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked || spelled;
     if (short && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
+  if (spelled) return { board: b, evidence: 'board-url', support };
   if (support < 2) return 'one-source-without-name';
-  if (!company.names.some((n) => wordKeys(domain).has(bare(key(n))))) return 'no-company-name';
+  if (!company.names.some((n) => wordKeys(domain).has(bareName(n)))) return 'no-company-name';
   return { board: b, evidence: 'two-sources', support };
 }
 
@@ -236,7 +249,7 @@ function entry(
       : undefined;
   const name = shown
     ? (spaced ?? shown)
-    : (company.names.find((n) => wordKeys(domain).has(bare(key(n)))) ?? (company.names[0] as string));
+    : (company.names.find((n) => wordKeys(domain).has(bareName(n))) ?? (company.names[0] as string));
   return {
     name,
     domain,
@@ -256,12 +269,13 @@ function entry(
 }
 
 /**
- * A board two domains claim goes to the domain more sources name (one company listed under two domains); on a
- * tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
+ * A board two domains claim goes to the domain its name spells whole ("Ambient.ai"), then to the domain its saved
+ * postings link to, then to the domain more sources name (one company listed under two domains); on a tie it identifies neither. A name two kept domains carry identifies neither either: such rows are left out.
  */
 function dropShared(
   entries: RegistryEntry[],
   support: (e: RegistryEntry) => number,
+  linked: (e: RegistryEntry, board: string) => boolean,
   reject: (r: RejectReason, e: string) => void,
 ): RegistryEntry[] {
   const boardKey = (b: { vendor: string; board: string }) => `${b.vendor}:${b.board.toLowerCase()}`;
@@ -269,10 +283,14 @@ function dropShared(
     entries.flatMap((e) => e.boards.map((b) => ({ e, k: boardKey(b) }))),
     (x) => x.k,
   );
+  // A domain the board's name spells whole ("Ambient.ai" for ambient.ai) outranks one it spells by the word only;
+  // then a domain the board's own postings link to (cohere.com, not cohere.ai); then the sources' count.
+  const rank = (e: RegistryEntry, board: string) =>
+    (key(e.name) === key(e.domain) ? 2_000_000 : 0) + (linked(e, board) ? 1_000_000 : 0) + support(e);
   const owns = (e: RegistryEntry) =>
     e.boards.every((b) => {
       const rivals = (byBoard.get(boardKey(b)) ?? []).map((x) => x.e).filter((r) => r !== e);
-      return rivals.every((r) => support(r) < support(e));
+      return rivals.every((r) => rank(r, boardKey(b)) < rank(e, boardKey(b)));
     });
   const kept = entries.filter((e) => {
     if (owns(e)) return true;
@@ -321,10 +339,10 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
   return out;
 }
 
-/** The domain's own word: its label under the public suffix, and the whole domain. */
+/** The domain's own word: its label under the public suffix, and the whole domain, with and without endings. */
 function wordKeys(domain: string): Set<string> {
   const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  return new Set([word, key(domain)].map(bare).filter((k) => k.length >= 2));
+  return new Set([word, key(domain)].flatMap((k) => [k, bare(k)]).filter((k) => k.length >= 2));
 }
 
 /**
@@ -334,10 +352,25 @@ function wordKeys(domain: string): Set<string> {
 function nameKeys(domain: string, company: Company): Set<string> {
   const suffix = key(parseDomain(domain).publicSuffix ?? '');
   const whole = !NAME_ENDINGS.includes(suffix) && company.names.some((n) => key(n) === key(domain));
-  return new Set([...company.names.map((n) => bare(key(n))), ...(whole ? [] : wordKeys(domain))]);
+  return new Set([...company.names.map(bareName), ...(whole ? [] : wordKeys(domain))]);
 }
 
-/** A name without the endings companies add to it ("Hume AI", "Otter.ai", "Acme Inc"). */
+/**
+ * A name without the endings companies add to it as words of their own ("Hume AI", "Otter.ai", "FriendliAI",
+ * "Acme Inc"): an ending glued to the word in lower case is part of it ("Cambio" is not "Camb" and `io`).
+ */
+function bareName(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+  while (
+    words.length > 1 &&
+    NAME_ENDINGS.includes(key(words.at(-1) ?? '')) &&
+    key(words.slice(0, -1).join('')).length >= 3
+  )
+    words.pop();
+  return key(words.join(''));
+}
+
+/** A domain's word without the endings a name may add to it (`voyageai` is Voyage). */
 function bare(k: string): string {
   for (const a of NAME_ENDINGS)
     if (k.endsWith(a) && k.length - a.length >= 3) return bare(k.slice(0, -a.length));

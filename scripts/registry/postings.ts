@@ -3,7 +3,7 @@
  * own words whose board it is. Only the links are read (hrefs of the posting HTML); no text is taken.
  */
 import type { RegistryVendor } from '../../src/registry/schema.js';
-import { type Facts, noFacts } from './facts.js';
+import { type Facts, noFacts, type PostingLink } from './facts.js';
 import { registrableDomain } from './parse.js';
 
 /** Domains of the vendors' own pages, which every posting links to whoever the company is. */
@@ -26,21 +26,25 @@ function linkedDomains(html: string): Set<string> {
 
 /**
  * One file per board (`<folder>/<board>.json`, the board identifier URL-encoded in the name): each domain that at
- * least half of the board's postings link to, and two of them when it has two or more, becomes a link fact.
+ * least half of the board's postings link to, and two of them when it has two or more, becomes a link fact; a
+ * domain fewer postings link to, two at least, becomes a mention, which only settles a board two domains claim.
  */
 export function savedPostings(source: string, vendor: RegistryVendor) {
   return (files: ReadonlyMap<string, string>): Facts => {
     const facts = noFacts();
+    const mentions: PostingLink[] = [];
     for (const [path, text] of files) {
       const board = decodeURIComponent(path.replace(/^.*\//, '').replace(/\.json$/, ''));
       const jobs = (JSON.parse(text) as SavedBoard).jobs ?? [];
       const counts = new Map<string, number>();
       for (const job of jobs)
         for (const d of linkedDomains(job.descriptionHtml ?? '')) counts.set(d, (counts.get(d) ?? 0) + 1);
-      for (const [domain, linking] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1)))
-        if (linking * 2 >= jobs.length && linking >= Math.min(2, jobs.length))
-          facts.links.push({ source, vendor, board, domain, linking, postings: jobs.length });
+      for (const [domain, linking] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const fact = { source, vendor, board, domain, linking, postings: jobs.length };
+        if (linking * 2 >= jobs.length && linking >= Math.min(2, jobs.length)) facts.links.push(fact);
+        else if (linking >= 2) mentions.push(fact);
+      }
     }
-    return facts;
+    return mentions.length > 0 ? { ...facts, mentions } : facts;
   };
 }

@@ -11,6 +11,7 @@ import { type Facts, key, noFacts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
 import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
 import { savedPostings } from './postings.js';
+import { aiSdkProviders, livekitPlugins, modelsDevProviders, pipecatServices } from './providers.js';
 
 export interface SourceSpec {
   id: string;
@@ -135,6 +136,20 @@ const ATS_COMPANY_FILES = [
   'smartrecruiters',
   'workable',
   'workday',
+];
+
+/** Pipecat's kinds of AI service; analytics, transports, serializers and voice-activity detectors are not. */
+const PIPECAT_SERVICES = [
+  'audio-filters',
+  'image-generation',
+  'knowledge-retrieval',
+  'llm',
+  'memory',
+  'stt',
+  'translation',
+  'tts',
+  'video',
+  'vision',
 ];
 
 export const SOURCES: SourceSpec[] = [
@@ -324,5 +339,53 @@ export const SOURCES: SourceSpec[] = [
     paths: ['README.md'],
     discovered: false,
     read: aiList('awesome-ai-security', ['README.md']),
+  },
+  {
+    id: 'models-dev',
+    repository: 'anomalyco/models.dev',
+    commit: 'f3fc692299671838c7c65fd8126bf84d81a2e817',
+    licence: 'MIT',
+    contributes:
+      'Providers of AI model APIs with the hosts of their API and documentation (AI signal, domain): a provider counts ' +
+      'when both hosts share one domain that its name spells.',
+    paths: ['providers/*/provider.toml'],
+    discovered: false,
+    read: modelsDevProviders('models-dev'),
+  },
+  {
+    id: 'ai-sdk-providers',
+    repository: 'vercel/ai',
+    commit: 'ed857f50f112e23930b0c2dd8d532cc8bebbc911',
+    licence: 'Apache-2.0',
+    contributes:
+      "The AI SDK's pages of model providers, official and community (AI signal, domain): the provider's home page " +
+      'as the page links it under its own name.',
+    paths: ['content/providers/01-ai-sdk-providers/', 'content/providers/05-community-providers/'],
+    discovered: false,
+    read: aiSdkProviders('ai-sdk-providers'),
+  },
+  {
+    id: 'pipecat-services',
+    repository: 'pipecat-ai/docs',
+    commit: '1393c9d76927eaef55dd3d872ae51e37ace8f92e',
+    licence: 'BSD-2-Clause',
+    contributes:
+      "Pipecat's pages of AI services for voice agents (speech, language models, avatars) with their makers' sites " +
+      '(AI signal, domain).',
+    paths: PIPECAT_SERVICES.map((kind) => `api-reference/server/services/${kind}/`),
+    discovered: false,
+    read: pipecatServices('pipecat-services'),
+  },
+  {
+    id: 'livekit-plugins',
+    repository: 'livekit/agents',
+    commit: 'da6af86ac640a3bc54585764e64321d7048c1c16',
+    licence: 'Apache-2.0',
+    contributes:
+      "LiveKit Agents' plugins for AI services (speech, language models, avatars), each README linking its maker's " +
+      'site (AI signal, domain).',
+    paths: ['livekit-plugins/*/README.md'],
+    discovered: false,
+    read: livekitPlugins('livekit-plugins'),
   },
 ];

@@ -1,52 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardFact, CompanyFact, Facts } from '../../scripts/registry/facts.js';
-import { buildRegistry, type SourceInfo } from '../../scripts/registry/identity.js';
+import { buildRegistry } from '../../scripts/registry/identity.js';
 import { savedPostings } from '../../scripts/registry/postings.js';
+import { board, boardsOf, company, facts, link, reasons, SOURCES } from './sources.js';
 
 /** The identity rules of the registry build, on small in-memory sources: the known traps of public lists. */
-
-const SOURCES: SourceInfo[] = [
-  { id: 'new-list', date: '2026-06-30', discovered: true },
-  { id: 'old-list', date: '2025-12-24', discovered: true },
-  { id: 'hand-list', date: '2026-08-22', discovered: false },
-  { id: 'ai-list', date: '2026-08-03', discovered: false },
-  { id: 'postings', date: '2025-10-28', discovered: true },
-];
-
-const company = (name: string, domain: string): CompanyFact => ({
-  source: 'ai-list',
-  name,
-  domain,
-  category: 'ai_native',
-});
-const board = (source: string, vendor: BoardFact['vendor'], id: string, name: string | null): BoardFact => ({
-  source,
-  vendor,
-  board: id,
-  name,
-});
-const facts = (
-  companies: CompanyFact[],
-  boards: BoardFact[],
-  hints: Facts['hints'] = [],
-  links: Facts['links'] = [],
-): Facts[] => [{ companies, boards, hints, links }];
-
-const link = (id: string, domain: string, linking = 5, postings = 6): Facts['links'][number] => ({
-  source: 'postings',
-  vendor: 'ashby',
-  board: id,
-  domain,
-  linking,
-  postings,
-});
-
-const boardsOf = (r: ReturnType<typeof buildRegistry>) =>
-  Object.fromEntries(
-    r.entries.map((e) => [e.domain, e.boards.map((b) => `${b.vendor}:${b.board}:${b.evidence}`)]),
-  );
-const reasons = (r: ReturnType<typeof buildRegistry>) =>
-  Object.fromEntries([...r.rejected].map(([k, v]) => [k, [...v].sort()]));
 
 describe('registry identity rules', () => {
   it("keeps a board whose identifier spells the domain's word and whose listed name is the company's", () => {
