@@ -82,16 +82,14 @@ const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
 /**
  * Whether a list whose words many titles hold is better planned by PostgreSQL than walked. The walk tests the
  * newest jobs, or a filter's index in date order (one role, one department: migration 0195 carries the words in
- * both). Several roles at once (client_facing, a query's described roles) and a pay floor have no index in date
- * order, so the walk goes through the newest jobs and tests most of the catalog when the filter keeps few of the
- * title's jobs: a client-facing "account exec" walked all 1,000,000 entries for none (1.3-1.6 s) where the
- * full-text index reads the title's jobs (0.6 s); with a pay floor both forms read the pay index, planned in
- * 248-332 ms and walked in 458-601 ms (1M jobs, docs/performance.md).
+ * both). A pay floor has no index in date order, so its walk went through the newest jobs and read the pay of
+ * every one: planned, the pay index answers alone (fresh searches with `salary_min` at 1M jobs, idle: p99
+ * 675-697 ms planned against 2,097-2,322 ms walked). Several roles at once (client_facing, the roles a query
+ * describes) stay walked: planning them only helped titles that no client-facing job holds, and cost the common
+ * case more (fresh searches with `client_facing=true`, p50 92-117 ms planned against 80-99 ms walked; the
+ * comparison is in docs/performance.md).
  */
-const plannedByPostgres = (filters: JobFilters, within: Within): boolean =>
-  (filters.roleCategories?.length ?? 0) > 1 ||
-  (within.roles?.length ?? 0) > 1 ||
-  filters.salary !== undefined;
+const plannedByPostgres = (filters: JobFilters): boolean => filters.salary !== undefined;
 
 /** Every list, and the ids of the named company's jobs that match what the query asks of it. */
 export async function sqlJobLists(
@@ -104,14 +102,7 @@ export async function sqlJobLists(
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    return rankedJobs(
-      db,
-      allWordsTsQuery(q),
-      filters,
-      within,
-      n,
-      !plannedByPostgres(filters, within) && x.dense(q),
-    );
+    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, !plannedByPostgres(filters) && x.dense(q));
   };
   const lists: Promise<RankedList>[] = [];
   const add = (name: string, ids: Promise<string[]>, weight?: number) =>
