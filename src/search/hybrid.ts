@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { companyPredicate } from '../catalog/filters.js';
 import type { CatalogReplica, JobAttrs } from '../catalog/replica/catalog-replica.js';
 import type { CompanyFilters, JobFilters } from '../catalog/types.js';
@@ -18,6 +19,7 @@ import { KeywordIndex } from './keyword-index/keyword-index.js';
 import { type Highlighter, highlighter } from './query/highlight.js';
 import { describedRoles, QueryTermParser, type QueryTerms } from './query/query-terms.js';
 import { QueryUnderstanding } from './query/query-understanding.js';
+import { QueryVectors } from './query-vectors.js';
 import type { SearchService } from './types.js';
 import type { Hit, TopK } from './vectors/vector-index.js';
 
@@ -63,7 +65,6 @@ export interface HybridSearchOptions {
 
 /** Weight of the any-word keyword list: recall for long queries, below the all-words list. */
 const ANY_WORD_WEIGHT = 0.5;
-const QUERY_CACHE_SIZE = 512;
 /**
  * Job shortlists kept (the key, and the rows as int32 slots of the index): about the memory a quarter as many
  * would take as id arrays. A quarter as many are evicted on the catalog bench's search row before their next
@@ -82,13 +83,13 @@ export class HybridSearch implements SearchService {
   private readonly sql: KeywordSearch;
   private readonly understanding = new QueryUnderstanding();
   private readonly terms = new QueryTermParser(readLexicon().lexicon);
-  private readonly queryVectors = new Map<string, Float32Array>();
+  private readonly queryVectors: QueryVectors;
   /**
    * Job shortlists by query, filters and size: the pages of one search (page=2, another limit) and repeats of it
    * share one computation. Exact: an entry serves only while the index is at the generation it was made at, and
    * a search whose semantic half failed is not kept (the next one may get it).
    */
-  private readonly shortlists = new Map<string, Shortlist>();
+  private readonly shortlists = new LRUCache<string, Shortlist>({ max: SHORTLIST_CACHE_SIZE });
   /** Query embeddings that failed so far: a shortlist ranked while one failed is keywords only, not kept. */
   private semanticFailures = 0;
   private readonly k: number;
@@ -104,6 +105,10 @@ export class HybridSearch implements SearchService {
     this.n = opts.candidates ?? 100;
     this.minSimilarity = opts.minSimilarity ?? 0.35;
     this.mode = opts.mode ?? 'hybrid';
+    this.queryVectors = new QueryVectors(opts.embedder, (err) => {
+      this.semanticFailures++;
+      opts.onSemanticError?.(err);
+    });
     // Built now, so that the index's loads fill it as they go instead of the first search building it.
     if (this.mode !== 'semantic') KeywordIndex.of(opts.index);
   }
@@ -120,11 +125,7 @@ export class HybridSearch implements SearchService {
     const generation = index.generation;
     const kept = this.shortlists.get(key);
     const ids = kept?.generation === generation ? this.idsAt(kept.slots) : undefined;
-    if (ids !== undefined) {
-      this.shortlists.delete(key);
-      this.shortlists.set(key, kept!);
-      return ids;
-    }
+    if (ids !== undefined) return ids;
     return this.admit(async () => {
       // Waiting for admission may have let the index move on: rank what it holds now.
       const at = index.generation;
@@ -144,7 +145,7 @@ export class HybridSearch implements SearchService {
     return this.sql.searchJobs(KeywordIndex.of(this.opts.index).corrected(q).text, filters, limit);
   }
 
-  /** Keeps a shortlist computed at `generation` (the oldest goes when the cache is full). */
+  /** Keeps a shortlist computed at `generation` (the least recently used goes when the cache is full). */
   private keep(key: string, generation: number, ids: readonly string[]): void {
     const slots = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
@@ -152,9 +153,6 @@ export class HybridSearch implements SearchService {
       // Not a row of the index (cannot happen at an unchanged generation): not kept rather than kept wrong.
       if (slot === undefined) return;
       slots[i] = slot;
-    }
-    if (this.shortlists.size >= SHORTLIST_CACHE_SIZE) {
-      this.shortlists.delete(this.shortlists.keys().next().value as string);
     }
     this.shortlists.set(key, { generation, slots });
   }
@@ -369,23 +367,8 @@ export class HybridSearch implements SearchService {
     return out;
   }
 
-  private async queryVector(q: string): Promise<Float32Array | undefined> {
-    const key = q.toLowerCase();
-    const hit = this.queryVectors.get(key);
-    if (hit) return hit;
-    try {
-      const [v] = await this.opts.embedder.embed([q]);
-      if (!v) return undefined;
-      if (this.queryVectors.size >= QUERY_CACHE_SIZE) {
-        this.queryVectors.delete(this.queryVectors.keys().next().value as string);
-      }
-      this.queryVectors.set(key, v);
-      return v;
-    } catch (err) {
-      this.semanticFailures++;
-      this.opts.onSemanticError?.(err);
-      return undefined;
-    }
+  private queryVector(q: string): Promise<Float32Array | undefined> {
+    return this.queryVectors.of(q);
   }
 }
 

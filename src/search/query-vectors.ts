@@ -1,10 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { Embedder } from './embedders/types.js';
 
-/** Query embeddings kept by lower-cased text (the most recent QUERY_CACHE_SIZE); a failed embedding is undefined. */
+/** Query embeddings kept by lower-cased text (the QUERY_CACHE_SIZE most recently used); a failed embedding is undefined. */
 const QUERY_CACHE_SIZE = 512;
 
 export class QueryVectors {
-  private readonly kept = new Map<string, Float32Array>();
+  private readonly kept = new LRUCache<string, Float32Array>({ max: QUERY_CACHE_SIZE });
 
   constructor(
     private readonly embedder: Embedder,
@@ -18,7 +19,6 @@ export class QueryVectors {
     try {
       const [v] = await this.embedder.embed([text]);
       if (!v) return undefined;
-      if (this.kept.size >= QUERY_CACHE_SIZE) this.kept.delete(this.kept.keys().next().value as string);
       this.kept.set(key, v);
       return v;
     } catch (err) {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { postingUrl } from '../../../net/web-url.js';
 import type { FacetNames } from '../../fields/define.js';
 import { payRangeOf } from '../../fields/job-record.js';
@@ -54,7 +55,9 @@ export class JobListing {
   /** Positions in the order passing each filter remembered, in order. */
   private readonly memo = new PositionsMemo(MEMO_ENTRIES, MEMO_POSITIONS);
   /** Facet counts by facets and filters, tagged with the replica's generation they were counted at. */
-  private readonly facetMemo = new Map<string, { generation: number; counts: FacetCounts }>();
+  private readonly facetMemo = new LRUCache<string, { generation: number; counts: FacetCounts }>({
+    max: FACET_MEMO_ENTRIES,
+  });
   private readonly index: CatalogReplica;
   /** Scans of the columns, with their inverted lists and reused scratch arrays. */
   private readonly scan = new OrderScan();
@@ -133,18 +136,10 @@ export class JobListing {
     const key = `${names.join(',')}|${jobMemoKey(filters)}`;
     const generation = this.index.generation;
     const hit = this.facetMemo.get(key);
-    if (hit !== undefined) {
-      this.facetMemo.delete(key);
-      if (hit.generation === generation) {
-        this.facetMemo.set(key, hit);
-        return hit.counts;
-      }
-    }
+    if (hit?.generation === generation) return hit.counts;
     const counts = this.countFacets(filters, names);
     if (counts === undefined) return undefined;
     this.facetMemo.set(key, { generation, counts });
-    if (this.facetMemo.size > FACET_MEMO_ENTRIES)
-      this.facetMemo.delete(this.facetMemo.keys().next().value as string);
     return counts;
   }
 
