@@ -212,4 +212,16 @@ describe('role classification patterns', () => {
     expect(category('Senior RFP Analyst')).toBe('sales');
     expect(category('Lead Game Producer - Party & Puzzle Games')).toBe('other');
   });
+
+  it('a bare producer takes its team from the department; equity plans, HRIS and account development name their functions', () => {
+    expect(category('Producer (m/f/d)')).toBe('other');
+    expect(category('Senior Producer, Live Games')).toBe('other');
+    expect(category('Senior Producer, Global Events', 'Marketing')).toBe('marketing');
+    expect(category('Creative Producer, Brand Campaigns')).toBe('marketing');
+    expect(category('Equity Plans Administrator')).toBe('finance');
+    expect(category('Global Equity Program Manager')).toBe('finance');
+    expect(category('HRIS Analyst')).toBe('hr');
+    expect(category('Manager, Account Development')).toBe('sales');
+    expect(category('Performance Marketeer')).toBe('marketing');
+  });
 });
