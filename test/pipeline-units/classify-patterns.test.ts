@@ -224,4 +224,18 @@ describe('role classification patterns', () => {
     expect(category('Manager, Account Development')).toBe('sales');
     expect(category('Performance Marketeer')).toBe('marketing');
   });
+
+  it('an area vice president is a rank whose qualifiers name the function; sales trainers and support operations are not selling', () => {
+    expect(category('Area Vice President - Financial Services')).toBe('sales');
+    expect(category('Area Vice President, Sales Engineering')).toBe('sales_engineer');
+    expect(category('Senior Sales Trainer - EMEA')).toBe('operations');
+    expect(category('Product Support Operations Associate')).toBe('other');
+    expect(category('Manager, Technical Services Engineering')).toBe('other');
+    expect(category('Executive Engagement Lead, Office of the CRO')).toBe('sales');
+    expect(category('Director, Field CTOs')).toBe('solutions_engineer');
+    expect(category('Director, Technology Partners')).toBe('sales');
+    expect(category('Transfer Pricing Manager')).toBe('finance');
+    expect(category('Manager, Martech & CRM')).toBe('marketing');
+    expect(category('Video Production Intern')).toBe('marketing');
+  });
 });
