@@ -18,7 +18,7 @@ import { nearestNeighbours } from './classifier/knn.js';
 
 const MODEL_PATH = new URL('../src/pipeline/classify/model.json', import.meta.url);
 /** The sets of whole companies held out from training, each scored by the learning curve. */
-const HELD_OUT = ['company-holdout', 'company-holdout-2'];
+const HELD_OUT = ['company-holdout', 'company-holdout-2', 'company-holdout-3'];
 
 interface Score {
   n: number;
@@ -69,7 +69,7 @@ function crossValidation(all: Example[]): string[] {
   const rulesOnly = score(tested, () => null);
   const withModel = score(tested, (e) => models[foldOf.get(e.group) ?? 0] ?? null);
   return [
-    `Company-grouped 5-fold cross-validation, scored on the company-train and company-train-2 titles (${groups.length} groups):`,
+    `Company-grouped 5-fold cross-validation, scored on the company-train, -2 and -3 titles (${groups.length} groups):`,
     '| classifier | titles | accuracy | cf precision | cf recall |',
     '|---|---|---|---|---|',
     row('rules alone', rulesOnly),

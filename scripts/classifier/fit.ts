@@ -17,7 +17,14 @@ export interface Example {
 }
 
 /** The labelled sets the shipped model learns from; the held-out sets are never read here. */
-export const TRAINING_SETS = ['dev', 'real-dev', 'real-history', 'company-train', 'company-train-2'] as const;
+export const TRAINING_SETS = [
+  'dev',
+  'real-dev',
+  'real-history',
+  'company-train',
+  'company-train-2',
+  'company-train-3',
+] as const;
 
 export function loadSet(name: string): Example[] {
   const url = new URL(`../../bench/classification/${name}.json`, import.meta.url);

@@ -18,8 +18,15 @@ const setFile = (name: string) =>
     readFileSync(new URL(`../../bench/classification/${name}.json`, import.meta.url), 'utf8'),
   ) as SetFile;
 
-/** The sets of whole companies held out: never trained on, and sharing no company with any other set. */
-const HELD_OUT = ['company-holdout', 'company-holdout-2'];
+/**
+ * The sets of whole companies held out: never trained on, and sharing no company with any other set, except that
+ * company-holdout-3 holds further titles of three company-holdout companies (held out there too).
+ */
+const HELD_OUT = ['company-holdout', 'company-holdout-2', 'company-holdout-3'];
+const SAME_COMPANIES = new Set([
+  'company-holdout / company-holdout-3',
+  'company-holdout-3 / company-holdout',
+]);
 /** Matches "<title>: <category>" when the category is client-facing. */
 const CLIENT_FACING_END = new RegExp(`: (${CLIENT_FACING_CATEGORIES.join('|')})$`);
 
@@ -39,6 +46,10 @@ describe('the learned role model', () => {
         if (name === heldOut) continue;
         const other = setFile(name);
         const shared = [...companies(held)].filter((c) => companies(other).has(c));
+        if (SAME_COMPANIES.has(`${heldOut} / ${name}`)) {
+          expect(shared.sort()).toEqual(['braze', 'databricks', 'datadog']);
+          continue;
+        }
         expect(`${heldOut} / ${name}: ${shared.join(', ')}`).toBe(`${heldOut} / ${name}: `);
         expect(other.items.every((i) => i.source in other.sources)).toBe(true);
       }
@@ -62,6 +73,8 @@ describe('the learned role model', () => {
       'company-holdout',
       'company-train-2',
       'company-holdout-2',
+      'company-train-3',
+      'company-holdout-3',
       'real-holdout',
     ]) {
       for (const e of loadSet(name)) {

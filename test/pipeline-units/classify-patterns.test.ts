@@ -212,4 +212,30 @@ describe('role classification patterns', () => {
     expect(category('Senior RFP Analyst')).toBe('sales');
     expect(category('Lead Game Producer - Party & Puzzle Games')).toBe('other');
   });
+
+  it('a bare producer takes its team from the department; equity plans, HRIS and account development name their functions', () => {
+    expect(category('Producer (m/f/d)')).toBe('other');
+    expect(category('Senior Producer, Live Games')).toBe('other');
+    expect(category('Senior Producer, Global Events', 'Marketing')).toBe('marketing');
+    expect(category('Creative Producer, Brand Campaigns')).toBe('marketing');
+    expect(category('Equity Plans Administrator')).toBe('finance');
+    expect(category('Global Equity Program Manager')).toBe('finance');
+    expect(category('HRIS Analyst')).toBe('hr');
+    expect(category('Manager, Account Development')).toBe('sales');
+    expect(category('Performance Marketeer')).toBe('marketing');
+  });
+
+  it('an area vice president is a rank whose qualifiers name the function; sales trainers and support operations are not selling', () => {
+    expect(category('Area Vice President - Financial Services')).toBe('sales');
+    expect(category('Area Vice President, Sales Engineering')).toBe('sales_engineer');
+    expect(category('Senior Sales Trainer - EMEA')).toBe('operations');
+    expect(category('Product Support Operations Associate')).toBe('other');
+    expect(category('Manager, Technical Services Engineering')).toBe('other');
+    expect(category('Executive Engagement Lead, Office of the CRO')).toBe('sales');
+    expect(category('Director, Field CTOs')).toBe('solutions_engineer');
+    expect(category('Director, Technology Partners')).toBe('sales');
+    expect(category('Transfer Pricing Manager')).toBe('finance');
+    expect(category('Manager, Martech & CRM')).toBe('marketing');
+    expect(category('Video Production Intern')).toBe('marketing');
+  });
 });
