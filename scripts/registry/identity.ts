@@ -196,6 +196,13 @@ function judge(
   const match = listed && !own.has(bareName(listed)) ? whole(listed) : listed;
   // An identifier that is the whole domain, dot and suffix included (`nomic.ai`), names the company by itself.
   const spelled = b.board.toLowerCase() === domain;
+  // A short or common word is many companies' name: the board needs a voucher beyond it. The identifier vouches
+  // when it spells the whole domain (`atla-ai-com`) or adds `ai` to the word (`assemblyai`, `tintai`), as a name
+  // that says AI does; so does stapply's AI list naming the board with its vendor.
+  const stem = bare(word(domain));
+  const guarded = stem.length <= SHORT_NAME || isCommonWord(stem);
+  const idVouches =
+    spelled || key(b.board) === key(domain) || boardKey(b) === `${stem}ai` || aiHints.length > 0;
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };
@@ -203,26 +210,18 @@ function judge(
   if (names.length > 0) {
     if (!match) return 'names-another-company';
     const words = match.split(/\s+/).filter((w) => key(w) !== '' && !NAME_ENDINGS.includes(key(w)));
-    const stem = bare(word(domain));
-    const short = (stem.length <= SHORT_NAME || isCommonWord(stem)) && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
     const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
     // A display name that is the company's whole domain ("You.com", "VEED.IO") names it as the identifier does.
-    // So does an identifier that adds `ai` to the word (`assemblyai`, `tintai`), as a name that says AI does.
-    const aiId = boardKey(b) === `${stem}ai`;
-    const vouched =
-      AI_MARK.test(match) ||
-      aiId ||
-      aiHints.length > 0 ||
-      picked ||
-      spelled ||
-      domainInName(match) === domain;
-    if (short && !vouched) return 'short-name-unvouched';
+    const vouched = idVouches || AI_MARK.test(match) || picked || domainInName(match) === domain;
+    if (guarded && words.length <= 1 && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
   if (spelled) return { board: b, evidence: 'board-url', support };
   if (support < 2) return 'one-source-without-name';
   if (!company.names.some((n) => wordKeys(domain).has(bareName(n)))) return 'no-company-name';
+  // Two lists naming a board say that it exists, not whose it is: a short or common word needs its voucher too.
+  if (guarded && !idVouches) return 'short-name-unvouched';
   return { board: b, evidence: 'two-sources', support };
 }
 

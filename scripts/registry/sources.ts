@@ -31,6 +31,17 @@ export interface SourceSpec {
   read(files: ReadonlyMap<string, string>): Facts;
 }
 
+/**
+ * A name that only re-spells the board's identifier says nothing the identifier does not: lower case (`acme` for
+ * `acme`), or, on Gem, the identifier's parts with capitals added. The list's Gem names are made that way (254 of
+ * its 263 hyphenated Gem identifiers, `Atla Ai Com` for `atla-ai-com`); other vendors give their boards' names.
+ */
+function spellsIdentifier(name: string, id: { vendor: RegistryVendor; board: string }): boolean {
+  if (name === name.toLowerCase()) return key(name) === key(id.board);
+  const parts = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return id.vendor === 'gem' && parts.join('-').toLowerCase() === id.board.toLowerCase();
+}
+
 /** name,slug,url CSVs, one per vendor: boards with display names; a name that is a .ai domain is an AI company. */
 function readAtsCompanies(files: ReadonlyMap<string, string>): Facts {
   const facts = noFacts();
@@ -42,7 +53,7 @@ function readAtsCompanies(files: ReadonlyMap<string, string>): Facts {
       facts.boards.push({
         source: 'ats-companies',
         ...id,
-        name: name === name.toLowerCase() && key(name) === key(id.board) ? null : name,
+        name: spellsIdentifier(name, id) ? null : name,
       });
       const domain = domainInName(name);
       if (domain?.endsWith('.ai'))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRegistry } from '../../scripts/registry/identity.js';
+import { SOURCES as REAL_SOURCES } from '../../scripts/registry/sources.js';
 import { board, boardsOf, company, facts, reasons, SOURCES } from './sources.js';
 
 /** The identity rules about shortened names, common words and the names the registry shows. */
@@ -77,6 +78,38 @@ describe('registry identity: shortened names, common words, shown names', () => 
       'atla-ai.com Atla',
       'happyrobot.ai HappyRobot',
       'tractian.com Tractian',
+    ]);
+  });
+
+  it('guards a short or common word on a board that only two lists name, unless the identifier vouches', () => {
+    const r = buildRegistry(
+      facts(
+        [company('Doe', 'doe.so'), company('Atla', 'atla-ai.com')],
+        [
+          board('new-list', 'ashby', 'doe', null),
+          board('old-list', 'ashby', 'doe', null),
+          board('new-list', 'gem', 'atla-ai-com', null),
+          board('old-list', 'gem', 'atla-ai-com', null),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'atla-ai.com': ['gem:atla-ai-com:two-sources'] });
+    expect(reasons(r)).toEqual({ 'short-name-unvouched': ['doe.so ashby:doe'] });
+  });
+
+  it("reads the board list's Gem names that re-case the identifier as no name, other vendors' as names", () => {
+    const csv = (rows: string[]) => ['name,slug,url', ...rows].join('\n');
+    const read = REAL_SOURCES.find((s) => s.id === 'ats-companies')?.read;
+    const facts = read?.(
+      new Map([
+        ['ats-companies/gem.csv', csv(['Atla Ai Com,atla-ai-com,https://jobs.gem.com/atla-ai-com'])],
+        ['ats-companies/ashby.csv', csv(['Two Dots,two-dots,https://jobs.ashbyhq.com/two-dots'])],
+      ]),
+    );
+    expect(facts?.boards.map((b) => `${b.vendor}:${b.board} ${b.name}`)).toEqual([
+      'gem:atla-ai-com null',
+      'ashby:two-dots Two Dots',
     ]);
   });
 });
