@@ -19,6 +19,7 @@ import {
   isCommonWord,
   NAME_ENDINGS,
   ownsWord,
+  spellsDomain,
   startsWithWords,
   word,
   wordKeys,
@@ -197,12 +198,12 @@ function judge(
   // An identifier that is the whole domain, dot and suffix included (`nomic.ai`), names the company by itself.
   const spelled = b.board.toLowerCase() === domain;
   // A short or common word is many companies' name: the board needs a voucher beyond it. The identifier vouches
-  // when it spells the whole domain (`atla-ai-com`) or adds `ai` to the word (`assemblyai`, `tintai`), as a name
+  // when it spells the whole domain, suffix apart (`atla-ai-com`, not `nomiso` for nomi.so), or adds `ai` to the word (`assemblyai`, `tintai`), as a name
   // that says AI does; so does stapply's AI list naming the board with its vendor.
   const stem = bare(word(domain));
   const guarded = stem.length <= SHORT_NAME || isCommonWord(stem);
   const idVouches =
-    spelled || key(b.board) === key(domain) || boardKey(b) === `${stem}ai` || aiHints.length > 0;
+    spelled || spellsDomain(b.board, domain) || boardKey(b) === `${stem}ai` || aiHints.length > 0;
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };

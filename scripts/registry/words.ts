@@ -67,6 +67,13 @@ export function startsWithWords(longer: string, shorter: string): boolean {
   return s.length > 0 && s.length < l.length && s.every((w, i) => w === l[i]);
 }
 
+/** Whether an identifier spells the whole domain with its suffix as a part of its own (`atla-ai-com`). */
+export function spellsDomain(board: string, domain: string): boolean {
+  const suffix = parseDomain(domain).publicSuffix ?? '';
+  const parts = board.toLowerCase().split(/[^a-z0-9]+/);
+  return key(board) === key(domain) && parts.slice(-suffix.split('.').length).join('.') === suffix;
+}
+
 /** A domain's word without the endings a name may add to it (`voyageai` is Voyage). */
 export function bare(k: string): string {
   for (const a of NAME_ENDINGS)

@@ -84,10 +84,12 @@ describe('registry identity: shortened names, common words, shown names', () => 
   it('guards a short or common word on a board that only two lists name, unless the identifier vouches', () => {
     const r = buildRegistry(
       facts(
-        [company('Doe', 'doe.so'), company('Atla', 'atla-ai.com')],
+        [company('Doe', 'doe.so'), company('Atla', 'atla-ai.com'), company('Nomi', 'nomi.so')],
         [
           board('new-list', 'ashby', 'doe', null),
           board('old-list', 'ashby', 'doe', null),
+          // The identifier runs the word and the suffix together: another company's word (NomiSo).
+          board('new-list', 'greenhouse', 'nomiso', 'Nomiso'),
           board('new-list', 'gem', 'atla-ai-com', null),
           board('old-list', 'gem', 'atla-ai-com', null),
         ],
@@ -95,7 +97,7 @@ describe('registry identity: shortened names, common words, shown names', () => 
       SOURCES,
     );
     expect(boardsOf(r)).toEqual({ 'atla-ai.com': ['gem:atla-ai-com:two-sources'] });
-    expect(reasons(r)).toEqual({ 'short-name-unvouched': ['doe.so ashby:doe'] });
+    expect(reasons(r)).toEqual({ 'short-name-unvouched': ['doe.so ashby:doe', 'nomi.so greenhouse:nomiso'] });
   });
 
   it("reads the board list's Gem names that re-case the identifier as no name, other vendors' as names", () => {
