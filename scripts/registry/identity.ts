@@ -9,7 +9,21 @@ import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import type { RegistryEntry, RegistryVendor } from '../../src/registry/schema.js';
 import { type AiHint, type BoardFact, type CompanyFact, type Facts, key, type PostingLink } from './facts.js';
 import { linkedCompanies } from './linked.js';
-import { AI_MARK, boardKey, idKeys, ownsWord, word } from './words.js';
+import { domainInName } from './parse.js';
+import {
+  AI_MARK,
+  bare,
+  bareName,
+  boardKey,
+  idKeys,
+  isCommonWord,
+  NAME_ENDINGS,
+  ownsWord,
+  spellsDomain,
+  startsWithWords,
+  word,
+  wordKeys,
+} from './words.js';
 
 export interface SourceInfo {
   id: string;
@@ -57,8 +71,6 @@ const PLATFORM_DOMAINS = new Set(
     .filter(Boolean),
 );
 
-/** Endings a display name may carry beyond the company's word ("Hume AI", "Acme Inc"). */
-const NAME_ENDINGS = ['ai', 'inc', 'llc', 'ltd', 'gmbh', 'corp', 'co', 'hq', 'io', 'com'];
 /**
  * A domain word this short, matched by a one-word name, is often a word many companies share ("rocket",
  * "guild"): the board list's name must then say AI ("Zeta AI", "Exa.ai"), an AI list must name the board's
@@ -176,11 +188,22 @@ function judge(
   const support = b.sources.size + aiHints.filter((h) => !b.sources.has(h.source)).length;
   const own = nameKeys(domain, company);
   const names = [...b.names.values()];
-  const match = [...info.keys()]
+  // A list that shortened the company's name ("1910" for "1910 Genetics") names it when the board's identifier
+  // spells the whole name: the identifier carries the words the list dropped.
+  const whole = (n: string) => company.names.find((c) => key(c) === boardKey(b) && startsWithWords(c, n));
+  const listed = [...info.keys()]
     .map((s) => b.names.get(s))
-    .find((n): n is string => n !== undefined && own.has(bareName(n)));
+    .find((n): n is string => n !== undefined && (own.has(bareName(n)) || whole(n) !== undefined));
+  const match = listed && !own.has(bareName(listed)) ? whole(listed) : listed;
   // An identifier that is the whole domain, dot and suffix included (`nomic.ai`), names the company by itself.
   const spelled = b.board.toLowerCase() === domain;
+  // A short or common word is many companies' name: the board needs a voucher beyond it. The identifier vouches
+  // when it spells the whole domain, suffix apart (`atla-ai-com`, not `nomiso` for nomi.so), or adds `ai` to the word (`assemblyai`, `tintai`), as a name
+  // that says AI does; so does stapply's AI list naming the board with its vendor.
+  const stem = bare(word(domain));
+  const guarded = stem.length <= SHORT_NAME || isCommonWord(stem);
+  const idVouches =
+    spelled || spellsDomain(b.board, domain) || boardKey(b) === `${stem}ai` || aiHints.length > 0;
   // The board's own postings outrank any list: they link to the company's site, or to another company's.
   if (b.links.some((l) => l.domain === domain))
     return { board: b, name: match, evidence: 'postings', support };
@@ -188,23 +211,24 @@ function judge(
   if (names.length > 0) {
     if (!match) return 'names-another-company';
     const words = match.split(/\s+/).filter((w) => key(w) !== '' && !NAME_ENDINGS.includes(key(w)));
-    const short =
-      bare(key(parseDomain(domain).domainWithoutSuffix ?? '')).length <= SHORT_NAME && words.length <= 1;
     // A hand-edited list's editor chose the board for the company.
     const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
-    const vouched = AI_MARK.test(match) || aiHints.length > 0 || picked || spelled;
-    if (short && !vouched) return 'short-name-unvouched';
+    // A display name that is the company's whole domain ("You.com", "VEED.IO") names it as the identifier does.
+    const vouched = idVouches || AI_MARK.test(match) || picked || domainInName(match) === domain;
+    if (guarded && words.length <= 1 && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
   if (spelled) return { board: b, evidence: 'board-url', support };
   if (support < 2) return 'one-source-without-name';
   if (!company.names.some((n) => wordKeys(domain).has(bareName(n)))) return 'no-company-name';
+  // Two lists naming a board say that it exists, not whose it is: a short or common word needs its voucher too.
+  if (guarded && !idVouches) return 'short-name-unvouched';
   return { board: b, evidence: 'two-sources', support };
 }
 
 /**
- * One company, one current board: a board a list names by the company's whole domain ("Proton.ai" on `protonai`)
- * outranks boards of another identifier named by the bare word ("Proton" on `proton`, another company's); then
+ * One company, one current board: a board a list names by the company's whole domain ("Proton.ai" on `protonai`),
+ * or whose identifier is that domain (`nomic.ai`), outranks boards of another identifier named by the bare word ("Proton" on `proton`, another company's); then
  * the board the newest discovered list names wins (a company that moved vendor keeps its old board in older
  * lists), then the board more sources name. A tie left after that is ambiguous and keeps nothing.
  */
@@ -216,6 +240,8 @@ function choose(kept: Kept[], domain: string, info: Map<string, SourceInfo>): Ke
       .map((k) => boardKey(k.board)),
   );
   if (whole.size > 0) kept = kept.filter((k) => whole.has(boardKey(k.board)));
+  const spelled = kept.filter((k) => k.board.board.toLowerCase() === domain);
+  if (spelled.length > 0) kept = spelled;
   if (kept.length === 1) return kept;
   const newest = (k: Kept) =>
     [...listedBy(k.board)]
@@ -239,14 +265,20 @@ function entry(
 ): RegistryEntry {
   const first = chosen[0] as Kept;
   const shown = first.name;
-  // The AI list's spelling of the same name when the board list only capitalised an identifier
-  // ("Boston Dynamics" for "Bostondynamics").
-  const spaced =
-    shown && /^([A-Z][a-z0-9]*)( [A-Z][a-z0-9]*)*$/.test(shown)
-      ? company.names.find(
-          (n) => /^[A-Za-z0-9][A-Za-z0-9 .&'-]*$/.test(n) && key(n) === key(shown) && n.split(' ').length > 1,
-        )
-      : undefined;
+  // The AI list's spelling of the same name when the board list only capitalised an identifier: "Boston
+  // Dynamics" for "Bostondynamics", "HappyRobot" for "Happyrobot Inc.", "Atla" for "Atla Ai Com" on atla-ai.com.
+  const recased = shown && /^([A-Z][a-z0-9]*)( [A-Z][a-z0-9]*)*\.?$/.test(shown);
+  const spaced = recased
+    ? company.names.find(
+        (n) =>
+          /^[A-Za-z0-9][A-Za-z0-9 .&'-]*$/.test(n) &&
+          /[a-z]/.test(n) &&
+          /[A-Z]/.test(n) &&
+          (key(n) === key(shown) ||
+            key(n) === bareName(shown) ||
+            (key(shown) === key(domain) && wordKeys(domain).has(key(n)))),
+      )
+    : undefined;
   const name = shown
     ? (spaced ?? shown)
     : (company.names.find((n) => wordKeys(domain).has(bareName(n))) ?? (company.names[0] as string));
@@ -339,12 +371,6 @@ function indexCompanies(facts: CompanyFact[]): Map<string, Company> {
   return out;
 }
 
-/** The domain's own word: its label under the public suffix, and the whole domain, with and without endings. */
-function wordKeys(domain: string): Set<string> {
-  const word = key(parseDomain(domain).domainWithoutSuffix ?? '');
-  return new Set([word, key(domain)].flatMap((k) => [k, bare(k)]).filter((k) => k.length >= 2));
-}
-
 /**
  * Names the company goes by: the AI lists' names for it and its domain's word. A company a list names by its whole
  * domain, with an ending that is no name ending ("Osmosis.Studio"), goes by that name, not by the bare word.
@@ -353,28 +379,6 @@ function nameKeys(domain: string, company: Company): Set<string> {
   const suffix = key(parseDomain(domain).publicSuffix ?? '');
   const whole = !NAME_ENDINGS.includes(suffix) && company.names.some((n) => key(n) === key(domain));
   return new Set([...company.names.map(bareName), ...(whole ? [] : wordKeys(domain))]);
-}
-
-/**
- * A name without the endings companies add to it as words of their own ("Hume AI", "Otter.ai", "FriendliAI",
- * "Acme Inc"): an ending glued to the word in lower case is part of it ("Cambio" is not "Camb" and `io`).
- */
-function bareName(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
-  while (
-    words.length > 1 &&
-    NAME_ENDINGS.includes(key(words.at(-1) ?? '')) &&
-    key(words.slice(0, -1).join('')).length >= 3
-  )
-    words.pop();
-  return key(words.join(''));
-}
-
-/** A domain's word without the endings a name may add to it (`voyageai` is Voyage). */
-function bare(k: string): string {
-  for (const a of NAME_ENDINGS)
-    if (k.endsWith(a) && k.length - a.length >= 3) return bare(k.slice(0, -a.length));
-  return k;
 }
 
 function label(domain: string, b: Board): string {

@@ -4,14 +4,15 @@
  * git directory and turns them into facts (facts.ts); registry/sources.yaml is written from this list.
  */
 import { parse as parseYaml } from 'yaml';
-import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema.js';
+import { aiList } from './ai-lists.js';
 import { boardFromUrl } from './boards.js';
 import { type Facts, key, noFacts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
-import { csvRecords, domainInName, listedLinks, registrableDomain } from './parse.js';
+import { csvRecords, domainInName } from './parse.js';
 import { savedPostings } from './postings.js';
 import { aiSdkProviders, livekitPlugins, modelsDevProviders, pipecatServices } from './providers.js';
+import { ycCompanies } from './yc.js';
 
 export interface SourceSpec {
   id: string;
@@ -30,41 +31,15 @@ export interface SourceSpec {
   read(files: ReadonlyMap<string, string>): Facts;
 }
 
-/** Headings of AI lists whose items are business applications of AI rather than AI products themselves. */
-const ENTERPRISE =
-  /business|sales|marketing|customer|support|meeting|productivity|legal|finance|email|phone|hr\b/i;
-/** Headings of AI lists that hold reading, courses or references, not companies. */
-const NOT_COMPANIES =
-  /reading|milestone|learn|course|education|resource|related|similar|credit|contents|leaderboard|paper|tutorial|history|ethic|critical|director|introduction|structure|contribut|benchmark|book|conference|publication|survey|method|hashing|graveyard|student|pricing|subscription|quantization|article|talk|comparison/i;
-
-/** Large established companies an AI list names for their AI work: AI is not what they sell. */
-const ESTABLISHED = /large compan/i;
-
-function categoryOf(headings: string[]): CompanyCategory {
-  if (headings.some((h) => ESTABLISHED.test(h))) return 'other';
-  return headings.some((h) => ENTERPRISE.test(h)) ? 'enterprise_ai' : 'ai_native';
-}
-
-/** Link texts of articles and talks ("How GPT works - The New York Times") rather than of a company or product. */
-function looksLikeAName(text: string): boolean {
-  return text.split(/\s+/).length <= 5 && !/ [-|–—:] |: /.test(text);
-}
-
-/** Companies of an awesome list: each item's website gives the domain, its section the category. */
-function aiList(id: string, paths: string[]) {
-  return (files: ReadonlyMap<string, string>): Facts => {
-    const facts = noFacts();
-    for (const path of paths) {
-      for (const link of listedLinks(files.get(path) ?? '')) {
-        if (link.headings.some((h) => NOT_COMPANIES.test(h)) || !looksLikeAName(link.name)) continue;
-        const domain = registrableDomain(link.url);
-        if (!domain) continue;
-        const category = categoryOf(link.headings);
-        facts.companies.push({ source: id, name: link.name, domain, category });
-      }
-    }
-    return facts;
-  };
+/**
+ * A name that only re-spells the board's identifier says nothing the identifier does not: lower case (`acme` for
+ * `acme`), or, on Gem, the identifier's parts with capitals added. The list's Gem names are made that way (254 of
+ * its 263 hyphenated Gem identifiers, `Atla Ai Com` for `atla-ai-com`); other vendors give their boards' names.
+ */
+function spellsIdentifier(name: string, id: { vendor: RegistryVendor; board: string }): boolean {
+  if (name === name.toLowerCase()) return key(name) === key(id.board);
+  const parts = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return id.vendor === 'gem' && parts.join('-').toLowerCase() === id.board.toLowerCase();
 }
 
 /** name,slug,url CSVs, one per vendor: boards with display names; a name that is a .ai domain is an AI company. */
@@ -78,7 +53,7 @@ function readAtsCompanies(files: ReadonlyMap<string, string>): Facts {
       facts.boards.push({
         source: 'ats-companies',
         ...id,
-        name: name === name.toLowerCase() && key(name) === key(id.board) ? null : name,
+        name: spellsIdentifier(name, id) ? null : name,
       });
       const domain = domainInName(name);
       if (domain?.endsWith('.ai'))
@@ -387,5 +362,19 @@ export const SOURCES: SourceSpec[] = [
     paths: ['livekit-plugins/*/README.md'],
     discovered: false,
     read: livekitPlugins('livekit-plugins'),
+  },
+  {
+    id: 'yc-directory',
+    repository: 'akshaybhalotia/yc_company_scraper',
+    commit: 'f630b641a0dec321962cc1bc1b6c1dcc24823f74',
+    licence: 'MIT',
+    contributes:
+      "Y Combinator's company directory as its search returned it, one file per batch: companies YC tags as AI, " +
+      'still operating, with their websites (AI signal, domain, category).',
+    paths: ['responses/'],
+    // The list of batch names, not companies.
+    exclude: ['responses/yc_batches.json'],
+    discovered: false,
+    read: ycCompanies('yc-directory'),
   },
 ];

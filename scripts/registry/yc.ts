@@ -1,7 +1,10 @@
 /**
- * Y Combinator's company directory in the JSON form yc-oss/api publishes (`companies/all.json`: one object per
- * company with `name`, `website`, `tags`, `industries`, `status`). YC's own tags are the AI signal, never the
- * name; the website gives the domain. Not in SOURCES yet: docs/registry.md says why and what enabling it takes.
+ * Y Combinator's company directory: one object per company with `id`, `name`, `former_names`, `website`, `tags`,
+ * `industries`, `status`, either as a JSON array (yc-oss/api's `companies/all.json`) or in the envelope of the
+ * directory's search responses (`{"results":[{"hits":[...]}]}`, akshaybhalotia/yc_company_scraper's
+ * `responses/*.json`, one file per batch). A company listed under two spellings of its batch ("W24" and
+ * "Winter 2024") is read once, by its id. YC's own tags are the AI signal, never the name; the website gives the
+ * domain.
  */
 import type { CompanyCategory } from '../../src/catalog/vocabulary.js';
 import { type Facts, noFacts } from './facts.js';
@@ -34,6 +37,7 @@ const ENTERPRISE_INDUSTRIES =
   /^(Sales|Marketing|Legal|Finance and Accounting|Human Resources|Recruiting and Talent|Productivity|Operations|Office Management)$/;
 
 interface YcCompany {
+  id?: number | string;
   name?: string;
   website?: string | null;
   tags?: string[];
@@ -45,12 +49,23 @@ function categoryOf(c: YcCompany): CompanyCategory {
   return (c.industries ?? []).some((i) => ENTERPRISE_INDUSTRIES.test(i)) ? 'enterprise_ai' : 'ai_native';
 }
 
+/** The companies of one file: a plain array, or the hits of every result of a search response. */
+function companiesIn(text: string): YcCompany[] {
+  const doc = JSON.parse(text) as YcCompany[] | { results?: { hits?: YcCompany[] }[] };
+  if (Array.isArray(doc)) return doc;
+  return (doc.results ?? []).flatMap((r) => r.hits ?? []);
+}
+
 /** Companies YC tags as AI, still operating, with a website on a public suffix. */
 export function ycCompanies(source: string) {
   return (files: ReadonlyMap<string, string>): Facts => {
     const facts = noFacts();
+    const seen = new Set<string>();
     for (const text of files.values()) {
-      for (const c of JSON.parse(text) as YcCompany[]) {
+      for (const c of companiesIn(text)) {
+        const id = c.id === undefined ? `${c.name} ${c.website}` : String(c.id);
+        if (seen.has(id)) continue;
+        seen.add(id);
         if (!c.name?.trim() || GONE.has(c.status ?? '')) continue;
         if (!(c.tags ?? []).some((t) => YC_AI_TAGS.has(t))) continue;
         const domain = c.website ? registrableDomain(c.website) : null;

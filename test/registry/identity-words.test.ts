@@ -41,7 +41,7 @@ describe('registry identity: names and identifiers', () => {
       'nomic.ai': ['ashby:nomic.ai:board-url'],
       'wordware.ai': ['ashby:wordware.ai:board-url'],
     });
-    expect(reasons(r)['short-name-unvouched']).toEqual(['nomic.ai ashby:nomicai']);
+    expect(reasons(r)['superseded-board']).toEqual(['nomic.ai ashby:nomicai']);
   });
 
   it('gives a board two domains tie for to the domain some of its saved postings link to (cohere.com)', () => {
