@@ -58,7 +58,7 @@ export interface Config {
   };
   /** A request (headers and body) must arrive whole within this many ms, or it is answered 408; 0 never. */
   requestTimeoutMs: number;
-  /** Seconds a catalog response may be served from the per-process cache in fleet mode. */
+  /** How often a process polls catalog_version on a PostgreSQL server (how long others' writes may go unseen), ms. */
   cacheCoherenceMs: number;
   /** Per-process admission control for searches (src/search/admission.ts). */
   searchLimits: { maxInFlight: number; maxQueued: number; maxWaitMs: number };

@@ -49,11 +49,6 @@ export function buildTiers(rateLimit: Config['rateLimit']): TierTable {
   };
 }
 
-/**
- * The budget of failed authentication attempts (an invalid or malformed token, a wrong metrics token) per client
- * IP: its own, so a caller with a bad token is answered 403 whatever its IP's anonymous quota, while guessing
- * tokens stays slow (each guess costs a token lookup).
- */
 /** A budget outside the tiers: failed authentication attempts, web pages. */
 export interface FailedAuthPolicy {
   requestsPerWindow: number;
@@ -61,6 +56,11 @@ export interface FailedAuthPolicy {
   limitDescription: string;
 }
 
+/**
+ * The budget of failed authentication attempts (an invalid or malformed token, a wrong metrics token) per client
+ * IP: its own, so a caller with a bad token is answered 403 whatever its IP's anonymous quota, while guessing
+ * tokens stays slow (each guess costs a token lookup).
+ */
 export function buildFailedAuthPolicy(rateLimit: Config['rateLimit']): FailedAuthPolicy {
   return {
     requestsPerWindow: rateLimit.failedAuth,

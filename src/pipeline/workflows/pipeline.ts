@@ -26,7 +26,7 @@ export interface PipelineOptions {
   logger?: EngineLogger;
   /** Queue polling interval, ms (default: QUEUE_POLL_MS). */
   queuePollingMs?: number;
-  /** Freshness scheduler tick, ms (default 60 s). */
+  /** Freshness scheduler tick, ms (default 60 s, or a tenth of SCRAPE_INTERVAL_MINUTES when that is shorter). */
   schedulerTickMs?: number;
   /** The workflows other areas build over their own parts (workflows/catalog.ts). */
   research: WorkflowDefinition;

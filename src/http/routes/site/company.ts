@@ -27,7 +27,8 @@ export function companyPage(app: App, catalog: CatalogService, signals: SignalsS
       const { slug } = request.params as { slug: string };
       const company = await catalog.getCompany(slug);
       if (!company) throw notFound(`No company '${slug}' in the catalog.`);
-      // As many of its jobs as the anonymous result window holds; the page links the full listing beyond them.
+      // As many of its jobs as the caller's result window holds (a browser sends no token: the anonymous 100); the
+      // page links the full listing beyond them.
       const window = request.caller.policy.resultWindow;
       const jobs = company.active
         ? (await catalog.listJobs({ companySlug: company.slug }, undefined, { limit: window, offset: 0 }))
