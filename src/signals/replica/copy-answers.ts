@@ -8,8 +8,9 @@ import {
   firstDayOf,
   medianDays,
   type ScopeRollup,
+  type TimeToClose,
 } from '../reads.js';
-import type { CloseTimes, DayRow, Scope } from '../store.js';
+import type { DayRow, Scope } from '../store.js';
 import type { CopiedCompany, RollupCopy } from './rollup-copy.js';
 
 /** The reads of SignalReads answered from a RollupCopy, as the SQL statements answer them (sql-reads.ts). */
@@ -38,27 +39,15 @@ function mask(s: RollupCopy, categories: readonly string[]): Uint8Array {
   return m;
 }
 
-function closeTimesOf(s: RollupCopy, i: number, asked: Uint8Array, from: number, to: number): CloseTimes[] {
-  const per = new Map<number, number[]>();
-  const overall: number[] = [];
+/** Time to close over the asked categories of a company's jobs closed from day `from` to `to`. */
+function timeToCloseOf(s: RollupCopy, i: number, asked: Uint8Array, from: number, to: number): TimeToClose {
+  const days: number[] = [];
   for (let k = s.closeStart[i] as number; k < (s.closeStart[i + 1] as number); k++) {
     const d = s.closeDay[k] as number;
-    const c = s.closeCat[k] as number;
-    if (d < from || d > to || !asked[c]) continue;
-    const o = s.openDays[k] as number;
-    overall.push(o);
-    const list = per.get(c);
-    if (list) list.push(o);
-    else per.set(c, [o]);
+    if (d >= from && d <= to && asked[s.closeCat[k] as number]) days.push(s.openDays[k] as number);
   }
-  const row = (roleCategory: string | null, xs: number[]) => {
-    xs.sort((a, b) => a - b);
-    return { roleCategory, medianDays: medianDays(xs), closedJobs: xs.length };
-  };
-  const cats = [...per.entries()]
-    .map(([c, xs]) => row(s.categories[c] as string, xs))
-    .sort((a, b) => ((a.roleCategory as string) < (b.roleCategory as string) ? -1 : 1));
-  return [row(null, overall), ...cats];
+  days.sort((a, b) => a - b);
+  return { medianDays: medianDays(days), closedJobs: days.length };
 }
 
 /** A company's daily rows of the categories up to `to` (the periods' sums of its week and month rollups). */
@@ -91,7 +80,7 @@ export function companyRollup(
     company: { id: c.id, slug: c.slug, name: c.name },
     since: end > start ? (r.day[start] as number) * DAY_MS : null,
     rows,
-    closeTimes: closeTimesOf(s, i, asked, epochDay(range.fromMs), to),
+    timeToClose: timeToCloseOf(s, i, asked, epochDay(range.fromMs), to),
   };
 }
 
