@@ -147,16 +147,6 @@ export interface Point {
   partial: boolean;
 }
 
-/** A point's own fields, without what a caller added to it (a trend's role mix). */
-export const pointOnly = (p: Point): Point => ({
-  period: p.period,
-  opened: p.opened,
-  reopened: p.reopened,
-  closed: p.closed,
-  active: p.active,
-  partial: p.partial,
-});
-
 /**
  * Buckets days (ascending) into the periods of `range`, from the one holding max(from, trackedSince) (`from` is
  * rounded down to the start of its period): periods before tracking began are absent, not zero. `active` is the running sum of net from the first day on record: the days given, plus the sum

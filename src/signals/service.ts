@@ -52,6 +52,11 @@ export interface Trends extends SeriesMeta {
   series: TrendPoint[];
 }
 
+/** A trend's series alone (the answer without share=client_facing). */
+export interface TrendTotals extends SeriesMeta {
+  series: Point[];
+}
+
 /** A trend's series of each category counted that has anything on record in the scope. */
 export interface TrendsByCategory extends SeriesMeta {
   byRoleCategory: CategorySeries[];
@@ -187,6 +192,17 @@ export class SignalsService {
     return companySeries(rollup, range, categories, false);
   }
 
+  /** The scope's series over the categories asked for, without the role mix. */
+  async trendTotals(
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+    filters: CompanyFilters = {},
+  ): Promise<TrendTotals> {
+    const { since, start, days } = await this.reads.scopeRollup(scopeOf(filters), range, categories);
+    return { ...meta(range, since, categories), series: bucket(days, range, since, start) };
+  }
+
+  /** The scope's series with the role mix of each period. */
   async trends(
     range: Range,
     categories: readonly string[] = ROLE_CATEGORIES,
