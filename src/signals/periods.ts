@@ -17,17 +17,30 @@ export const DEFAULT_SPAN_DAYS: Record<Interval, number> = { day: 90, week: 364,
 export const MAX_SPAN_DAYS: Record<Interval, number> = { day: 366, week: 1830, month: 1830 };
 
 export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
-const DAY_NAMES: string[] = [];
-/** YYYY-MM-DD of the UTC day holding `ms`; the days since 1970 are each formatted once (a series names hundreds). */
+/** Day names by day since 1970 and the reverse, each computed once: a series names and reads hundreds of days. */
+const DAY_NAMES = new Map<number, string>();
+const DAY_STARTS = new Map<string, number>();
+const MAX_DAYS = 100_000;
+/** YYYY-MM-DD of the UTC day holding `ms`. */
 export const dayString = (ms: number): string => {
   const day = Math.floor(ms / DAY_MS);
-  if (day < 0 || day > 100_000) return new Date(ms).toISOString().slice(0, 10);
-  let s = DAY_NAMES[day];
+  if (day < 0 || day > MAX_DAYS) return new Date(ms).toISOString().slice(0, 10);
+  let s = DAY_NAMES.get(day);
   if (s === undefined) {
     s = new Date(day * DAY_MS).toISOString().slice(0, 10);
-    DAY_NAMES[day] = s;
+    DAY_NAMES.set(day, s);
   }
   return s;
+};
+
+/** The UTC midnight of a YYYY-MM-DD day (as Date.parse reads it). */
+export const dayStartOf = (day: string): number => {
+  let ms = DAY_STARTS.get(day);
+  if (ms === undefined) {
+    ms = Date.parse(day);
+    if (DAY_STARTS.size < MAX_DAYS) DAY_STARTS.set(day, ms);
+  }
+  return ms;
 };
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -134,16 +147,6 @@ export interface Point {
   partial: boolean;
 }
 
-/** A point's own fields, without what a caller added to it (a trend's role mix). */
-export const pointOnly = (p: Point): Point => ({
-  period: p.period,
-  opened: p.opened,
-  reopened: p.reopened,
-  closed: p.closed,
-  active: p.active,
-  partial: p.partial,
-});
-
 /**
  * Buckets days (ascending) into the periods of `range`, from the one holding max(from, trackedSince) (`from` is
  * rounded down to the start of its period): periods before tracking began are absent, not zero. `active` is the running sum of net from the first day on record: the days given, plus the sum
@@ -159,7 +162,7 @@ export function bucket(
   if (trackedSinceMs === null || trackedSinceMs > range.toMs) return [];
   let active = activeBefore;
   let i = 0;
-  const ms = days.map((d) => Date.parse(d.day));
+  const ms = days.map((d) => dayStartOf(d.day));
   const dayMs = (k: number) => ms[k] as number;
   // Everything before the first period counts only toward active.
   const firstStart = firstPeriod(range, trackedSinceMs);

@@ -1,6 +1,6 @@
 import type { DayCounts, Range } from './periods.js';
 import { dayString, firstPeriod } from './periods.js';
-import type { CloseTimes, DayRow, Scope } from './store.js';
+import type { DayRow, Scope } from './store.js';
 
 /**
  * The reads the hiring series are made of, behind one port. SQL (sql-reads.ts) is the reference; an in-process
@@ -12,6 +12,12 @@ export interface CompanyRef {
   id: string;
   slug: string;
   name: string;
+}
+
+/** Median days from first seen to closing of the jobs closed in a range whose opening was seen. */
+export interface TimeToClose {
+  medianDays: number | null;
+  closedJobs: number;
 }
 
 /** A company's rollup day in one role category. */
@@ -26,11 +32,8 @@ export interface CompanyRollup {
   since: number | null;
   /** Its rollup rows of the categories asked for up to `to` (inclusive), by day then category. */
   rows: CategoryDayRow[];
-  /**
-   * Median days open of its jobs closed from `from` to `to` (UTC days) whose opening was seen, per category asked
-   * for (those with any) and over all of them (roleCategory null, always present).
-   */
-  closeTimes: CloseTimes[];
+  /** Time to close of its jobs of the categories asked for closed from `from` to `to` (UTC days), over them all. */
+  timeToClose: TimeToClose;
 }
 
 /** What a catalog (or company-filtered) series is made of. */

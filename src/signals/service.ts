@@ -9,18 +9,14 @@ import {
   firstDayOf,
   type ScopeRollup,
   type SignalReads,
+  type TimeToClose,
 } from './reads.js';
 import { SqlSignalReads } from './sql-reads.js';
 import { type CloseTimes, closeTimes, type DayRow, firstOpenings, openedJobs, scopeOf } from './store.js';
 
-export type { CompanyRef } from './reads.js';
+export type { CompanyRef, TimeToClose } from './reads.js';
 
 /** Hiring signals over the rollups: company and catalog series, newly hiring companies, time to close. */
-
-export interface TimeToClose {
-  medianDays: number | null;
-  closedJobs: number;
-}
 
 export interface SeriesMeta {
   interval: Range['interval'];
@@ -54,6 +50,11 @@ export interface TrendPoint extends Point {
 
 export interface Trends extends SeriesMeta {
   series: TrendPoint[];
+}
+
+/** A trend's series alone (the answer without share=client_facing). */
+export interface TrendTotals extends SeriesMeta {
+  series: Point[];
 }
 
 /** A trend's series of each category counted that has anything on record in the scope. */
@@ -109,39 +110,49 @@ function companySeries(
   byCategory: boolean,
 ): CompanyHiring {
   const fromDay = firstDayOf(range, r.since);
+  // The rows come by day: a day's categories are summed as they pass, and the days before the first period only
+  // count toward active.
+  const totals: DayCounts[] = [];
+  let startActive = 0;
+  for (const d of r.rows) {
+    if (d.day < fromDay) {
+      startActive += d.net;
+      continue;
+    }
+    const t = totals[totals.length - 1];
+    if (t && t.day === d.day) {
+      t.opened += d.opened;
+      t.reopened += d.reopened;
+      t.closed += d.closed;
+      t.net += d.net;
+    } else totals.push({ day: d.day, opened: d.opened, reopened: d.reopened, closed: d.closed, net: d.net });
+  }
+  return {
+    company: r.company,
+    ...meta(range, r.since, categories),
+    series: bucket(totals, range, r.since, startActive),
+    ...(byCategory ? { byRoleCategory: perCategory(r, range, fromDay) } : {}),
+    timeToClose: r.timeToClose,
+  };
+}
+
+/** The series of each category on record in a company's rollup; rows before `fromDay` count toward active only. */
+function perCategory(r: CompanyRollup, range: Range, fromDay: string): CategorySeries[] {
   const before = new Map<string, number>();
   const days: CategoryDayRow[] = [];
   for (const d of r.rows) {
     if (d.day < fromDay) before.set(d.roleCategory, (before.get(d.roleCategory) ?? 0) + d.net);
     else days.push(d);
   }
-  const perCategory = (): CategorySeries[] =>
-    [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])].sort().map((roleCategory) => ({
-      roleCategory,
-      series: bucket(
-        days.filter((d) => d.roleCategory === roleCategory),
-        range,
-        r.since,
-        before.get(roleCategory) ?? 0,
-      ),
-    }));
-  const totals = new Map<string, DayCounts>();
-  for (const d of days) {
-    const t = totals.get(d.day) ?? { day: d.day, opened: 0, reopened: 0, closed: 0, net: 0 };
-    t.opened += d.opened;
-    t.reopened += d.reopened;
-    t.closed += d.closed;
-    t.net += d.net;
-    totals.set(d.day, t);
-  }
-  const startActive = [...before.values()].reduce((a, b) => a + b, 0);
-  return {
-    company: r.company,
-    ...meta(range, r.since, categories),
-    series: bucket([...totals.values()], range, r.since, startActive),
-    ...(byCategory ? { byRoleCategory: perCategory() } : {}),
-    timeToClose: splitCloseTimes(r.closeTimes).overall,
-  };
+  return [...new Set([...before.keys(), ...days.map((d) => d.roleCategory)])].sort().map((roleCategory) => ({
+    roleCategory,
+    series: bucket(
+      days.filter((d) => d.roleCategory === roleCategory),
+      range,
+      r.since,
+      before.get(roleCategory) ?? 0,
+    ),
+  }));
 }
 
 export class SignalsService {
@@ -177,11 +188,21 @@ export class SignalsService {
   ): Promise<CompanyHiring> {
     const r = await this.reads.companyRollup(company.id, range, categories);
     // A company deleted since it was read has nothing on record.
-    const none = { roleCategory: null, medianDays: null, closedJobs: 0 };
-    const rollup = r ?? { company, since: null, rows: [], closeTimes: [none] };
+    const rollup = r ?? { company, since: null, rows: [], timeToClose: { medianDays: null, closedJobs: 0 } };
     return companySeries(rollup, range, categories, false);
   }
 
+  /** The scope's series over the categories asked for, without the role mix. */
+  async trendTotals(
+    range: Range,
+    categories: readonly string[] = ROLE_CATEGORIES,
+    filters: CompanyFilters = {},
+  ): Promise<TrendTotals> {
+    const { since, start, days } = await this.reads.scopeRollup(scopeOf(filters), range, categories);
+    return { ...meta(range, since, categories), series: bucket(days, range, since, start) };
+  }
+
+  /** The scope's series with the role mix of each period. */
   async trends(
     range: Range,
     categories: readonly string[] = ROLE_CATEGORIES,

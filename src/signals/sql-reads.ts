@@ -18,8 +18,8 @@ const companyWhere = (idOrSlug: string) => (UUID_RE.test(idOrSlug) ? 'id = $1::u
 /**
  * One statement for a company series: the company, its first day on record, its rows of the categories up to `to`
  * (ranges of the primary keys: whole periods from the rollup of the interval's grain before $5, the days from $5 to
- * `to` from the daily one, see dailyFrom) and the median days open of its jobs closed in the range (job_events_company_closed_idx,
- * migrations/0130), told apart by `k`.
+ * `to` from the daily one, see dailyFrom) and the median days open of its jobs closed in the range, over every
+ * category asked for (job_events_company_closed_idx, migrations/0130), told apart by `k`.
  */
 const companySql = (idOrSlug: string, interval: Interval) => `
   WITH c AS MATERIALIZED (SELECT id, slug, name FROM companies WHERE ${companyWhere(idOrSlug)})
@@ -40,12 +40,11 @@ const companySql = (idOrSlug: string, interval: Interval) => `
   WHERE h.role_category = ANY($2::text[]) AND h.day >= $5::date AND h.day <= $3::date`
   }
   UNION ALL
-  SELECT 't', NULL, NULL, NULL, e.role_category, NULL, count(*)::int, NULL, NULL, NULL,
+  SELECT 't', NULL, NULL, NULL, NULL, NULL, count(*)::int, NULL, NULL, NULL,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY e.open_days)
   FROM c JOIN job_events e ON e.company_id = c.id
   WHERE e.kind = 'closed' AND e.open_days IS NOT NULL AND e.role_category = ANY($2::text[])
     AND e.at >= $4::timestamp AT TIME ZONE 'UTC' AND e.at < ($3::date + 1)::timestamp AT TIME ZONE 'UTC'
-  GROUP BY GROUPING SETS ((e.role_category), ())
   ORDER BY k, day, cat NULLS FIRST`;
 
 interface CompanyPart {
@@ -88,7 +87,7 @@ export class SqlSignalReads implements SignalReads {
     const head = parts.find((p) => p.k === 'c');
     if (!head) return undefined;
     const rows: CategoryDayRow[] = [];
-    const closeTimes: CompanyRollup['closeTimes'] = [];
+    let timeToClose: CompanyRollup['timeToClose'] = { medianDays: null, closedJobs: 0 };
     for (const p of parts) {
       if (p.k === 'd')
         rows.push({
@@ -100,17 +99,16 @@ export class SqlSignalReads implements SignalReads {
           net: p.net as number,
         });
       else if (p.k === 't')
-        closeTimes.push({
-          roleCategory: p.cat,
+        timeToClose = {
           medianDays: p.median === null ? null : Math.round(Number(p.median) * 10) / 10,
           closedJobs: p.opened as number,
-        });
+        };
     }
     return {
       company: { id: head.id as string, slug: head.slug as string, name: head.name as string },
       since: head.day ? Date.parse(head.day) : null,
       rows,
-      closeTimes,
+      timeToClose,
     };
   }
 

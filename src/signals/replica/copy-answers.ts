@@ -8,8 +8,9 @@ import {
   firstDayOf,
   medianDays,
   type ScopeRollup,
+  type TimeToClose,
 } from '../reads.js';
-import type { CloseTimes, DayRow, Scope } from '../store.js';
+import type { DayRow, Scope } from '../store.js';
 import type { CopiedCompany, RollupCopy } from './rollup-copy.js';
 
 /** The reads of SignalReads answered from a RollupCopy, as the SQL statements answer them (sql-reads.ts). */
@@ -38,27 +39,15 @@ function mask(s: RollupCopy, categories: readonly string[]): Uint8Array {
   return m;
 }
 
-function closeTimesOf(s: RollupCopy, i: number, asked: Uint8Array, from: number, to: number): CloseTimes[] {
-  const per = new Map<number, number[]>();
-  const overall: number[] = [];
+/** Time to close over the asked categories of a company's jobs closed from day `from` to `to`. */
+function timeToCloseOf(s: RollupCopy, i: number, asked: Uint8Array, from: number, to: number): TimeToClose {
+  const days: number[] = [];
   for (let k = s.closeStart[i] as number; k < (s.closeStart[i + 1] as number); k++) {
     const d = s.closeDay[k] as number;
-    const c = s.closeCat[k] as number;
-    if (d < from || d > to || !asked[c]) continue;
-    const o = s.openDays[k] as number;
-    overall.push(o);
-    const list = per.get(c);
-    if (list) list.push(o);
-    else per.set(c, [o]);
+    if (d >= from && d <= to && asked[s.closeCat[k] as number]) days.push(s.openDays[k] as number);
   }
-  const row = (roleCategory: string | null, xs: number[]) => {
-    xs.sort((a, b) => a - b);
-    return { roleCategory, medianDays: medianDays(xs), closedJobs: xs.length };
-  };
-  const cats = [...per.entries()]
-    .map(([c, xs]) => row(s.categories[c] as string, xs))
-    .sort((a, b) => ((a.roleCategory as string) < (b.roleCategory as string) ? -1 : 1));
-  return [row(null, overall), ...cats];
+  days.sort((a, b) => a - b);
+  return { medianDays: medianDays(days), closedJobs: days.length };
 }
 
 /** A company's daily rows of the categories up to `to` (the periods' sums of its week and month rollups). */
@@ -91,13 +80,15 @@ export function companyRollup(
     company: { id: c.id, slug: c.slug, name: c.name },
     since: end > start ? (r.day[start] as number) * DAY_MS : null,
     rows,
-    closeTimes: closeTimesOf(s, i, asked, epochDay(range.fromMs), to),
+    timeToClose: timeToCloseOf(s, i, asked, epochDay(range.fromMs), to),
   };
 }
 
 /**
  * A scope's rows summed per day and category (what hiring_daily_all, or the tag rollups, hold for it): dense
- * columns from its first day on record to its last, `width` categories a day; `has` marks days with any row.
+ * columns from its first day on record to its last, `width` categories a day; `has` marks days with any row. The
+ * `all` columns are each day's sums over every category, and `cfOpened` its openings in the client-facing ones:
+ * a trend over every category (most are) and the role mix read one value a day instead of `width`.
  */
 interface ScopeSums {
   first: number;
@@ -109,6 +100,8 @@ interface ScopeSums {
   net: Int32Array;
   events: Int32Array;
   has: Uint8Array;
+  all: { opened: Int32Array; reopened: Int32Array; closed: Int32Array; net: Int32Array; events: Int32Array };
+  cfOpened: Int32Array;
 }
 
 /** The companies a scope sums, or null for every company on record. */
@@ -156,16 +149,34 @@ function sumScope(s: RollupCopy, list: number[] | null): ScopeSums {
     net: col(),
     events: col(),
     has: new Uint8Array(days),
+    all: {
+      opened: new Int32Array(days),
+      reopened: new Int32Array(days),
+      closed: new Int32Array(days),
+      net: new Int32Array(days),
+      events: new Int32Array(days),
+    },
+    cfOpened: new Int32Array(days),
   };
+  const cf = mask(s, CLIENT_FACING_CATEGORIES);
+  const all = t.all;
   for (const [a, b] of ranges)
     for (let k = a; k < b; k++) {
       const d = (r.day[k] as number) - t.first;
-      const x = d * width + (r.cat[k] as number);
-      t.opened[x] = (t.opened[x] as number) + (r.opened[k] as number);
+      const c = r.cat[k] as number;
+      const x = d * width + c;
+      const opened = r.opened[k] as number;
+      t.opened[x] = (t.opened[x] as number) + opened;
       t.reopened[x] = (t.reopened[x] as number) + (r.reopened[k] as number);
       t.closed[x] = (t.closed[x] as number) + (r.closed[k] as number);
       t.net[x] = (t.net[x] as number) + (r.net[k] as number);
       t.events[x] = (t.events[x] as number) + (r.events[k] as number);
+      all.opened[d] = (all.opened[d] as number) + opened;
+      all.reopened[d] = (all.reopened[d] as number) + (r.reopened[k] as number);
+      all.closed[d] = (all.closed[d] as number) + (r.closed[k] as number);
+      all.net[d] = (all.net[d] as number) + (r.net[k] as number);
+      all.events[d] = (all.events[d] as number) + (r.events[k] as number);
+      if (cf[c]) t.cfOpened[d] = (t.cfOpened[d] as number) + opened;
       t.has[d] = 1;
     }
   return t;
@@ -178,7 +189,7 @@ function scopeSums(s: RollupCopy, scope: Scope): ScopeSums {
   if (!t) {
     t = sumScope(s, members(s, scope));
     const bytes = (s.memo.get('bytes') as number | undefined) ?? 0;
-    const add = t.days * t.width * 20 + t.days;
+    const add = t.days * (t.width * 20 + 25);
     if (bytes + add > MEMO_BYTES) s.memo.clear();
     s.memo.set('bytes', ((s.memo.get('bytes') as number | undefined) ?? 0) + add);
     s.memo.set(key, t);
@@ -200,12 +211,20 @@ export function scopeRollup(
   const since = t.days > 0 ? t.first * DAY_MS : null;
   const from = epochDay(Date.parse(firstDayOf(range, since)));
   const to = Math.min(epochDay(range.toMs), t.first + t.days - 1);
-  const asked = mask(s, categories);
-  const cf = mask(s, CLIENT_FACING_CATEGORIES);
+  // The categories asked for, as a list; every category reads the day's sums instead.
+  const asked: number[] = [];
+  mask(s, categories).forEach((m, c) => {
+    if (m) asked.push(c);
+  });
+  const every = asked.length === t.width;
   const w = t.width;
+  const all = t.all;
   let start = 0;
-  for (let d = t.first; d < Math.min(from, t.first + t.days); d++)
-    for (let c = 0; c < w; c++) if (asked[c]) start += t.net[(d - t.first) * w + c] as number;
+  for (let d = t.first; d < Math.min(from, t.first + t.days); d++) {
+    const x = d - t.first;
+    if (every) start += all.net[x] as number;
+    else for (const c of asked) start += t.net[x * w + c] as number;
+  }
   const days: DayRow[] = [];
   let row: DayRow | undefined;
   let periodEnd = from;
@@ -227,12 +246,19 @@ export function scopeRollup(
       };
       days.push(row);
     }
-    for (let c = 0, k = x * w; c < w; c++, k++) {
-      const o = t.opened[k] as number;
-      row.openedAll += o;
-      if (cf[c]) row.openedClientFacing += o;
-      if (!asked[c]) continue;
-      row.opened += o;
+    row.openedAll += all.opened[x] as number;
+    row.openedClientFacing += t.cfOpened[x] as number;
+    if (every) {
+      row.opened += all.opened[x] as number;
+      row.reopened += all.reopened[x] as number;
+      row.closed += all.closed[x] as number;
+      row.net += all.net[x] as number;
+      row.events += all.events[x] as number;
+      continue;
+    }
+    for (const c of asked) {
+      const k = x * w + c;
+      row.opened += t.opened[k] as number;
       row.reopened += t.reopened[k] as number;
       row.closed += t.closed[k] as number;
       row.net += t.net[k] as number;
