@@ -68,7 +68,8 @@ export async function rankedJobs(
   n: number,
   walk = false,
 ): Promise<string[]> {
-  if (tsquery === null) return [];
+  // No place left to look in (a place list whose places the location filter all excludes): nothing matches.
+  if (tsquery === null || within.locations?.length === 0) return [];
   const where = jobWhere(filters, within, 4);
   // The tsquery is written where it is compared, not read from a CTE: the planner then estimates its matches
   // from the column's statistics, and walks the newest jobs for a common word instead of fetching all its matches.
