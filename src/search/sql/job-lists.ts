@@ -76,6 +76,8 @@ export interface ListInputs {
   minSimilarity: number;
   /** Whether an all-words query matches many jobs (SqlVocabulary.dense): its list then walks the newest jobs. */
   dense: (q: AllWordsQuery) => boolean;
+  /** Whether lexemes match few jobs (SqlVocabulary.sparse): a list of any of them then sorts every match. */
+  sparse: (lexemes: readonly string[]) => boolean;
 }
 
 const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
@@ -109,11 +111,14 @@ export async function sqlJobLists(
   x: ListInputs,
 ): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
   const { plan, terms, filters, n } = x;
-  const ranked = (text: string | null, within: Within = {}) => rankedJobs(db, text, filters, within, n);
+  /** The list of jobs holding any of the lexemes. */
+  const any = (lexemes: readonly string[], within: Within = {}) =>
+    rankedJobs(db, anyWordTsQuery(lexemes), filters, within, n, x.sparse(lexemes) ? 'sort' : 'plan');
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, !plannedByPostgres(filters) && x.dense(q));
+    const walk = !plannedByPostgres(filters) && x.dense(q);
+    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, walk ? 'walk' : 'plan');
   };
   const lists: Promise<RankedList>[] = [];
   const add = (name: string, ids: Promise<string[]>, weight?: number) =>
@@ -124,7 +129,7 @@ export async function sqlJobLists(
   if (x.hybrid) {
     if (rawTokens(plan.query).length > 1) {
       const lexemes = [...new Set([...distinctLexemes(plan.query), ...distinctLexemes(plan.text)])];
-      add('keyword', ranked(anyWordTsQuery(lexemes)), ANY_WORD_WEIGHT);
+      add('keyword', any(lexemes), ANY_WORD_WEIGHT);
     }
     if (plan.named.length > 0) add('company', jobsOfCompanies(db, plan.named, filters, n));
     if (plan.intent) {
@@ -134,7 +139,7 @@ export async function sqlJobLists(
     // A description of roles: the jobs of those roles holding words of their role phrases (job-lists.ts).
     if (terms.described.length > 0) {
       const phrases = [...new Set(terms.units.flatMap((u) => u.alternatives.flat()))];
-      add('keyword', ranked(anyWordTsQuery(phrases), { roles: terms.roles }));
+      add('keyword', any(phrases, { roles: terms.roles }));
     }
     const rest = terms.text;
     if (rest.trim() !== '') {

@@ -103,13 +103,29 @@ export class SqlVocabulary {
    * leaving the plan to PostgreSQL's estimate, which multiplies the words' frequencies (title-counts.ts).
    */
   dense = (q: AllWordsQuery): boolean => {
-    const active = this.titles.active;
-    if (active === 0) return false;
-    // The walk tests min(A, JOB_MATCH_WINDOW·A/m) entries; the plan reads m rows at ROW_COST entries each.
-    const even = Math.min(active / ROW_COST, Math.sqrt((JOB_MATCH_WINDOW * active) / ROW_COST));
-    const floor = Math.max(active / DENSE_SHARE, even);
-    return this.titles.matches(q, this.completions) >= floor;
+    const { active, even } = this.shares();
+    return active > 0 && this.titles.matches(q, this.completions) >= Math.max(active / DENSE_SHARE, even);
   };
+
+  /**
+   * Whether the jobs holding any of the lexemes in their title or company name are few (the sum of each lexeme's
+   * jobs, at least their number): fetching and sorting every match then costs less than a walk, which PostgreSQL
+   * takes when it overestimates rare words.
+   */
+  sparse = (lexemes: readonly string[]): boolean => {
+    const { active, even } = this.shares();
+    const most = lexemes.reduce((sum, l) => sum + this.frequency(l), 0);
+    return active > 0 && most < Math.min(active / DENSE_SHARE, even);
+  };
+
+  /**
+   * The active jobs counted in titles, and the matches past which a walk costs less than the plan: the walk tests
+   * min(A, JOB_MATCH_WINDOW·A/m) index entries, the plan reads m rows at ROW_COST entries each.
+   */
+  private shares(): { active: number; even: number } {
+    const active = this.titles.active;
+    return { active, even: Math.min(active / ROW_COST, Math.sqrt((JOB_MATCH_WINDOW * active) / ROW_COST)) };
+  }
 
   /** The lexemes of active titles and company names that start with `prefix`, in order. */
   completions = (prefix: string): string[] => {
