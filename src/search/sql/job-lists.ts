@@ -75,7 +75,7 @@ export interface ListInputs {
   vectors?: { query: Float32Array; rest?: Float32Array };
   minSimilarity: number;
   /** Whether an all-words query matches many jobs (SqlVocabulary.dense): its list then walks the newest jobs. */
-  dense: (q: AllWordsQuery) => boolean;
+  dense: (q: AllWordsQuery, whole: boolean) => boolean;
   /** Whether lexemes match few jobs (SqlVocabulary.sparse): a list of any of them then sorts every match. */
   sparse: (lexemes: readonly string[]) => boolean;
 }
@@ -104,6 +104,8 @@ function placesKept(locations: readonly string[], filters: JobFilters): string[]
   return location === undefined ? [...locations] : locations.filter((l) => locationHolds(location, l));
 }
 
+const isUnset = (v: unknown): boolean => v === undefined;
+
 /** Every list, and the ids of the named company's jobs that match what the query asks of it. */
 export async function sqlJobLists(
   db: Db,
@@ -111,13 +113,15 @@ export async function sqlJobLists(
   x: ListInputs,
 ): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
   const { plan, terms, filters, n } = x;
+  // No filter: a list over the whole catalog (SqlVocabulary.dense).
+  const whole = Object.values(filters).every(isUnset);
   /** The list of jobs holding any of the lexemes. */
   const any = (lexemes: readonly string[], within: Within = {}) =>
     rankedJobs(db, anyWordTsQuery(lexemes), filters, within, n, x.sparse(lexemes) ? 'sort' : 'plan');
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    const walk = !plannedByPostgres(filters) && x.dense(q);
+    const walk = !plannedByPostgres(filters) && x.dense(q, whole && Object.values(within).every(isUnset));
     return rankedJobs(db, allWordsTsQuery(q), filters, within, n, walk ? 'walk' : 'plan');
   };
   const lists: Promise<RankedList>[] = [];
