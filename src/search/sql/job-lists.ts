@@ -104,7 +104,21 @@ function placesKept(locations: readonly string[], filters: JobFilters): string[]
   return location === undefined ? [...locations] : locations.filter((l) => locationHolds(location, l));
 }
 
-const isUnset = (v: unknown): boolean => v === undefined;
+/** Several categories: `= ANY`, which no index answers in date order before PostgreSQL 17. */
+const several = (roles: readonly string[] | undefined): boolean => roles === undefined || roles.length > 1;
+
+/**
+ * Whether a list's walk goes through the newest jobs of the whole catalog (SqlVocabulary.dense's `whole`): no
+ * condition but the words, remote-only and several role categories, which the walk tests entry by entry. One
+ * role, one department, a place, a company or a location each have an index the walk takes instead, holding
+ * few of the catalog's entries.
+ */
+function walksNewest(filters: JobFilters, within: Within): boolean {
+  if (within.locations !== undefined || within.companyId !== undefined || !several(within.roles))
+    return false;
+  const { remoteOnly: _remote, roleCategories, ...others } = filters;
+  return several(roleCategories) && Object.values(others).every((v) => v === undefined);
+}
 
 /** Every list, and the ids of the named company's jobs that match what the query asks of it. */
 export async function sqlJobLists(
@@ -113,15 +127,13 @@ export async function sqlJobLists(
   x: ListInputs,
 ): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
   const { plan, terms, filters, n } = x;
-  // No filter: a list over the whole catalog (SqlVocabulary.dense).
-  const whole = Object.values(filters).every(isUnset);
   /** The list of jobs holding any of the lexemes. */
   const any = (lexemes: readonly string[], within: Within = {}) =>
     rankedJobs(db, anyWordTsQuery(lexemes), filters, within, n, x.sparse(lexemes) ? 'sort' : 'plan');
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    const walk = !plannedByPostgres(filters) && x.dense(q, whole && Object.values(within).every(isUnset));
+    const walk = !plannedByPostgres(filters) && x.dense(q, walksNewest(filters, within));
     return rankedJobs(db, allWordsTsQuery(q), filters, within, n, walk ? 'walk' : 'plan');
   };
   const lists: Promise<RankedList>[] = [];

@@ -101,10 +101,10 @@ export class SqlVocabulary {
   /**
    * Whether the all-words query's matches are many: then its list walks the newest jobs instead of leaving the
    * plan to PostgreSQL's estimate, which multiplies the words' frequencies (title-counts.ts). Many is DENSE_SHARE,
-   * and for a list over the whole catalog (`whole`: no filter, no place, role or company of its own) at least
-   * the even cost of ROW_COST. A filter's index walked in date order (one role, one department, a place, a
-   * company) holds few of the catalog's entries, so its walk stays cheaper than the plan well below that (at
-   * 100,000 jobs, 3-16 ms walked against 26-62 ms planned for 1,600-3,300 matches in the whole catalog).
+   * and for a walk of the whole catalog's newest jobs (`whole`: job-lists.ts, walksNewest) at least the even cost
+   * of ROW_COST. A filter's index walked in date order (one role, one department, a place, a company) holds few
+   * of the catalog's entries, so its walk stays cheaper than the plan well below that (at 100,000 jobs, 3-16 ms
+   * walked against 26-62 ms planned for 1,600-3,300 matches in the whole catalog).
    */
   dense = (q: AllWordsQuery, whole: boolean): boolean => {
     const { active, even } = this.shares();
