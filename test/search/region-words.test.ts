@@ -65,4 +65,19 @@ describe.each([
   ])('"%s" ranks the jobs inside the place first', async (search, inside) => {
     expect(await leading(search, inside.length)).toEqual(inside);
   });
+
+  it('ranks the jobs inside the region first among those the location filter keeps', async () => {
+    const at = async (location: string) => {
+      const res = await t.get(`/api/v1/jobs?search=sales%20engineer%20europe&location=${location}`, null);
+      expect(res.statusCode).toBe(200);
+      const rows = res.json().data as { title: string; location: string }[];
+      return rows.filter((r) => r.title === 'Sales Engineer').map((r) => r.location);
+    };
+    // "n" keeps New York, Austin, Berlin, London and Tokyo: the two in Europe first, though New York is newest.
+    const kept = await at('n');
+    expect(kept.slice(0, 2).sort()).toEqual(['Berlin, Germany', 'London, United Kingdom']);
+    expect(kept.slice(2).sort()).toEqual(['Austin, TX', 'New York, NY', 'Tokyo, Japan']);
+    // Tokyo is in no place the query names: found all the same.
+    expect(await at('tokyo')).toEqual(['Tokyo, Japan']);
+  });
 });

@@ -76,6 +76,9 @@ const companySlug = jobFilter({
   // No count table by company: the total is counted over the company's rows through jobs_company_idx.
 });
 
+/** Whether a lower-case location passes location=v: it holds v, case-insensitively (the SQL's LIKE %v%). */
+export const locationHolds = (v: string, place: string): boolean => place.includes(v.toLowerCase());
+
 /** lower(location) LIKE %x%, which the trigram index jobs_location_trgm_idx serves. */
 const location = jobFilter({
   key: 'location',
@@ -86,10 +89,7 @@ const location = jobFilter({
   parse: (q) => optionalText(q.location),
   sql: (v, to) => `lower(${to.alias}.location) LIKE ${to.param(`%${escapeLike(v.toLowerCase())}%`)}`,
   replica: {
-    mask: (v, m) => {
-      const needle = v.toLowerCase();
-      m.where('place', (key) => key.includes(needle));
-    },
+    mask: (v, m) => m.where('place', (key) => locationHolds(v, key)),
   },
   // Whole locations as the jobs state them (a value given back as location= matches it and any containing it).
   facets: [

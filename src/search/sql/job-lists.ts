@@ -1,3 +1,4 @@
+import { locationHolds } from '../../catalog/fields/job-filters.js';
 import type { JobFilters } from '../../catalog/types.js';
 import type { Db } from '../../db/port.js';
 import { rawTokens } from '../embedders/static.js';
@@ -74,7 +75,9 @@ export interface ListInputs {
   vectors?: { query: Float32Array; rest?: Float32Array };
   minSimilarity: number;
   /** Whether an all-words query matches many jobs (SqlVocabulary.dense): its list then walks the newest jobs. */
-  dense: (q: AllWordsQuery) => boolean;
+  dense: (q: AllWordsQuery, whole: boolean) => boolean;
+  /** Whether lexemes match few jobs (SqlVocabulary.sparse): a list of any of them then sorts every match. */
+  sparse: (lexemes: readonly string[]) => boolean;
 }
 
 const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
@@ -91,6 +94,32 @@ const allWords = (text: string) => allWordsTsQuery(allWordsQuery(text));
  */
 const plannedByPostgres = (filters: JobFilters): boolean => filters.salary !== undefined;
 
+/**
+ * The query's places that the request's location filter keeps: the same jobs, but PostgreSQL is given the few
+ * places both admit, not every place of a region with a LIKE beside it (which it answered through the trigram
+ * index, one search per place: "customer success us remote" with location=canada, 2 s at 100,000 jobs).
+ */
+function placesKept(locations: readonly string[], filters: JobFilters): string[] {
+  const { location } = filters;
+  return location === undefined ? [...locations] : locations.filter((l) => locationHolds(location, l));
+}
+
+/** Several categories: `= ANY`, which no index answers in date order before PostgreSQL 17. */
+const several = (roles: readonly string[] | undefined): boolean => roles === undefined || roles.length > 1;
+
+/**
+ * Whether a list's walk goes through the newest jobs of the whole catalog (SqlVocabulary.dense's `whole`): no
+ * condition but the words, remote-only and several role categories, which the walk tests entry by entry. One
+ * role, one department, a place, a company or a location each have an index the walk takes instead, holding
+ * few of the catalog's entries.
+ */
+function walksNewest(filters: JobFilters, within: Within): boolean {
+  if (within.locations !== undefined || within.companyId !== undefined || !several(within.roles))
+    return false;
+  const { remoteOnly: _remote, roleCategories, ...others } = filters;
+  return several(roleCategories) && Object.values(others).every((v) => v === undefined);
+}
+
 /** Every list, and the ids of the named company's jobs that match what the query asks of it. */
 export async function sqlJobLists(
   db: Db,
@@ -98,11 +127,14 @@ export async function sqlJobLists(
   x: ListInputs,
 ): Promise<{ lists: RankedList[]; matched: ReadonlySet<string> }> {
   const { plan, terms, filters, n } = x;
-  const ranked = (text: string | null, within: Within = {}) => rankedJobs(db, text, filters, within, n);
+  /** The list of jobs holding any of the lexemes. */
+  const any = (lexemes: readonly string[], within: Within = {}) =>
+    rankedJobs(db, anyWordTsQuery(lexemes), filters, within, n, x.sparse(lexemes) ? 'sort' : 'plan');
   /** The list of jobs holding every word of the text (the last as a prefix). */
   const all = (text: string, within: Within = {}) => {
     const q = allWordsQuery(text);
-    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, !plannedByPostgres(filters) && x.dense(q));
+    const walk = !plannedByPostgres(filters) && x.dense(q, walksNewest(filters, within));
+    return rankedJobs(db, allWordsTsQuery(q), filters, within, n, walk ? 'walk' : 'plan');
   };
   const lists: Promise<RankedList>[] = [];
   const add = (name: string, ids: Promise<string[]>, weight?: number) =>
@@ -113,7 +145,7 @@ export async function sqlJobLists(
   if (x.hybrid) {
     if (rawTokens(plan.query).length > 1) {
       const lexemes = [...new Set([...distinctLexemes(plan.query), ...distinctLexemes(plan.text)])];
-      add('keyword', ranked(anyWordTsQuery(lexemes)), ANY_WORD_WEIGHT);
+      add('keyword', any(lexemes), ANY_WORD_WEIGHT);
     }
     if (plan.named.length > 0) add('company', jobsOfCompanies(db, plan.named, filters, n));
     if (plan.intent) {
@@ -123,14 +155,14 @@ export async function sqlJobLists(
     // A description of roles: the jobs of those roles holding words of their role phrases (job-lists.ts).
     if (terms.described.length > 0) {
       const phrases = [...new Set(terms.units.flatMap((u) => u.alternatives.flat()))];
-      add('keyword', ranked(anyWordTsQuery(phrases), { roles: terms.roles }));
+      add('keyword', any(phrases, { roles: terms.roles }));
     }
     const rest = terms.text;
     if (rest.trim() !== '') {
       if (allWords(rest) !== allWords(plan.text)) add('keyword', all(rest));
       if (terms.roles.length > 0 && terms.others.trim() !== '')
         add('keyword', all(terms.others, { roles: terms.roles }));
-      if (x.locations.length > 0) add('place', all(rest, { locations: x.locations }));
+      if (x.locations.length > 0) add('place', all(rest, { locations: placesKept(x.locations, filters) }));
     }
   }
   const v = x.vectors;

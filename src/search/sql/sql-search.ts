@@ -129,6 +129,7 @@ export class SqlSearch implements SearchService {
       locations,
       minSimilarity: this.minSimilarity,
       dense: this.vocabulary.dense,
+      sparse: this.vocabulary.sparse,
       ...(vector && { vectors: { query: vector, ...(rest && { rest }) } }),
     });
     if (!hybrid) return fuseScored(lists, { k: this.k, limit, explain });

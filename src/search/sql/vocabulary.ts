@@ -1,6 +1,7 @@
 import { ActiveLocations } from '../../catalog/active-locations.js';
 import { readCatalogVersion } from '../../catalog/version.js';
 import type { Queryable } from '../../db/port.js';
+import { JOB_MATCH_WINDOW } from '../keyword.js';
 import { type AllWordsQuery, wordsOf } from '../keyword-index/lexemes.js';
 import { type Correction, Spelling } from '../query/spelling.js';
 import { NameMatcher } from '../query/trigram.js';
@@ -18,11 +19,21 @@ import { TitleCounts } from './title-counts.js';
 /** Texts (distinct titles and company names) up to which the words are read again at every catalog change. */
 const EXACT_ROWS = 20_000;
 /**
- * An all-words list walks the newest jobs when at least one active job in this many holds its words in the
- * title (`dense`): the walk then meets its window of matches within about this many times the window's entries
- * of an index-only scan, where fetching every match through the full-text index reads a heap page per match.
+ * An all-words list may walk the newest jobs only when at least one active job in this many holds its words in
+ * the title (`dense`): the walk then meets its window of matches within about this many times the window's
+ * entries of an index-only scan, where fetching every match through the full-text index reads a heap page per
+ * match (measured at 1,000,000 jobs, whose rows the buffer cache does not hold).
  */
 const DENSE_SHARE = 64;
+/**
+ * What the full-text plan costs per match (reading its row, ranking and sorting it) in index entries the walk
+ * tests: ~6.5 µs against ~0.43 µs at 100,000 jobs held in memory (EXPLAIN ANALYZE, docs/performance.md). With
+ * m matches of A active jobs, the walk tests min(A, JOB_MATCH_WINDOW·A/m) entries and the plan reads m rows, so
+ * the walk wins past m = min(A/ROW_COST, √(JOB_MATCH_WINDOW·A/ROW_COST)): 1 job in 28 at 100,000 jobs, where
+ * the walk from 1 in 64 on took 2-5 times the plan's time for lists of 1,600-3,300 matches; at 1,000,000 jobs
+ * DENSE_SHARE is the larger bound.
+ */
+const ROW_COST = 16;
 
 export class SqlVocabulary {
   private spelling = new Spelling();
@@ -88,11 +99,38 @@ export class SqlVocabulary {
   }
 
   /**
-   * Whether the all-words query's matches are many (DENSE_SHARE): then its list walks the newest jobs instead of
-   * leaving the plan to PostgreSQL's estimate, which multiplies the words' frequencies (title-counts.ts).
+   * Whether the all-words query's matches are many: then its list walks the newest jobs instead of leaving the
+   * plan to PostgreSQL's estimate, which multiplies the words' frequencies (title-counts.ts). Many is DENSE_SHARE,
+   * and for a walk of the whole catalog's newest jobs (`whole`: job-lists.ts, walksNewest) at least the even cost
+   * of ROW_COST. A filter's index walked in date order (one role, one department, a place, a company) holds few
+   * of the catalog's entries, so its walk stays cheaper than the plan well below that (at 100,000 jobs, 3-16 ms
+   * walked against 26-62 ms planned for 1,600-3,300 matches in the whole catalog).
    */
-  dense = (q: AllWordsQuery): boolean =>
-    this.titles.active > 0 && this.titles.matches(q, this.completions) * DENSE_SHARE >= this.titles.active;
+  dense = (q: AllWordsQuery, whole: boolean): boolean => {
+    const { active, even } = this.shares();
+    const floor = whole ? Math.max(active / DENSE_SHARE, even) : active / DENSE_SHARE;
+    return active > 0 && this.titles.matches(q, this.completions) >= floor;
+  };
+
+  /**
+   * Whether the jobs holding any of the lexemes in their title or company name are few (the sum of each lexeme's
+   * jobs, at least their number): fetching and sorting every match then costs less than a walk, which PostgreSQL
+   * takes when it overestimates rare words.
+   */
+  sparse = (lexemes: readonly string[]): boolean => {
+    const { active, even } = this.shares();
+    const most = lexemes.reduce((sum, l) => sum + this.frequency(l), 0);
+    return active > 0 && most < Math.min(active / DENSE_SHARE, even);
+  };
+
+  /**
+   * The active jobs counted in titles, and the matches past which a walk costs less than the plan: the walk tests
+   * min(A, JOB_MATCH_WINDOW·A/m) index entries, the plan reads m rows at ROW_COST entries each.
+   */
+  private shares(): { active: number; even: number } {
+    const active = this.titles.active;
+    return { active, even: Math.min(active / ROW_COST, Math.sqrt((JOB_MATCH_WINDOW * active) / ROW_COST)) };
+  }
 
   /** The lexemes of active titles and company names that start with `prefix`, in order. */
   completions = (prefix: string): string[] => {
