@@ -53,7 +53,7 @@ describe.skipIf(!enabled)(
       await proxy?.close();
       await Promise.all(api.map((p) => p.stop()));
       await database?.drop();
-    }, 60_000);
+    });
 
     it('enforces the anonymous limit exactly across processes: 20 allowed, then 429', async () => {
       // A client address of our own keeps this run's Redis keys apart from every other run's.
@@ -108,7 +108,7 @@ describe.skipIf(!enabled)(
         }),
       );
       console.info(`coherence: visible after ${seenAfter.join(' ms, ')} ms (poll every ${COHERENCE_MS} ms)`);
-    }, 180_000);
+    });
 
     it('rejects a token revoked through the CLI at once in every process', async () => {
       const name = `fleet-revoke-${randomBytes(3).toString('hex')}`;
@@ -123,7 +123,7 @@ describe.skipIf(!enabled)(
         expect(res.status).toBe(403);
         expect(((await res.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
       }
-    }, 60_000);
+    });
 
     it('on SIGTERM finishes the in-flight request, refuses new connections and exits cleanly', async () => {
       const victim = await startService(env);
@@ -183,7 +183,7 @@ describe.skipIf(!enabled)(
     }
     beforeAll(async () => {
       cached = await cliToken('fleet', { DATABASE_URL: env.DATABASE_URL ?? '' });
-    }, 60_000);
+    });
   },
 );
 

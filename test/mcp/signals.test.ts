@@ -11,7 +11,7 @@ let client: Client;
 beforeAll(async () => {
   t = await startTestApp({ env: { SAMPLE_DATA: '1' } });
   client = await httpClient(await listen(t));
-}, 120_000);
+});
 
 afterAll(async () => {
   await client?.close();

@@ -39,7 +39,7 @@ describe.each([
     const recruiter: ListingRow<'co'> = ['Recruiter', 'co', 'hr', 'Berlin, Germany', false, null, null];
     await addListingRows(t.deps.db, { co: { id: co.id, name: 'Region Co' } }, [...JOBS, recruiter], now);
     await t.deps.searchParts.indexer.catchUp();
-  }, 120_000);
+  });
   afterAll(async () => t?.close());
 
   /** The locations of the first `n` sales engineers a search returns. */

@@ -17,7 +17,7 @@ let t: TestDatabase;
 beforeAll(async () => {
   t = await freshDatabase();
   await migrate(t.db);
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.drop();

@@ -127,7 +127,7 @@ beforeAll(async () => {
   await writeCatalog(11);
   await writeCatalog(29);
   await memory.warm();
-}, 120_000);
+});
 
 afterAll(async () => {
   await sqlApp?.close();
