@@ -29,7 +29,7 @@ beforeAll(async () => {
     [nw, 'Customer Success Associate', 'csm', 'Toronto, Canada'],
     [init, 'Product Designer', 'design', 'Tokyo, Japan'],
   ];
-  // Enough other jobs that one title in the catalog is rare (fewer than one job in 16 at this size: vocabulary.ts):
+  // Enough other jobs that one title in the catalog is rare (fewer than one job in 16 at this size: src/search/sql/vocabulary.ts):
   // its list takes the full-text index, where six in 82 walk the newest jobs.
   for (let i = 0; i < 70; i++) jobs.push([i % 2 ? nw : init, 'Account Executive', 'sales', 'Chicago, IL']);
   await addSearchJobs(t, jobs);
