@@ -27,7 +27,7 @@ const EXACT_ROWS = 20_000;
 const DENSE_SHARE = 64;
 /**
  * What the full-text plan costs per match (reading its row, ranking and sorting it) in index entries the walk
- * tests: ~6.5 µs against ~0.43 µs at 100,000 jobs held in memory (EXPLAIN ANALYZE, docs/performance.md). With
+ * tests: ~6.5 µs against ~0.43 µs at 100,000 jobs held in memory (EXPLAIN ANALYZE). With
  * m matches of A active jobs, the walk tests min(A, JOB_MATCH_WINDOW·A/m) entries and the plan reads m rows, so
  * the walk wins past m = min(A/ROW_COST, √(JOB_MATCH_WINDOW·A/ROW_COST)): 1 job in 28 at 100,000 jobs, where
  * the walk from 1 in 64 on took 2-5 times the plan's time for lists of 1,600-3,300 matches; at 1,000,000 jobs
