@@ -257,7 +257,7 @@ describe('role classification patterns', () => {
     expect(category('Case Management Nurse Consultant')).toBe('other');
   });
 
-  it('drivers, plant associates, investment analysts and wealth advisors name their functions', () => {
+  it('drivers, trades, plant associates, operations engineers, investment analysts and wealth advisors name their functions', () => {
     expect(category('CDL B Delivery Driver - Early Shift')).toBe('operations');
     expect(category('Sanitation Associate - Weekends')).toBe('operations');
     expect(category('Machine Operator II')).toBe('operations');
@@ -265,5 +265,9 @@ describe('role classification patterns', () => {
     expect(category('Private Wealth Advisor')).toBe('sales');
     expect(category('Director, Relationship Management - Institutional')).toBe('sales');
     expect(category('Senior Software Engineer (iOS) - Driver Experience')).toBe('engineering');
+    expect(category('Site Electrician - Night Shift')).toBe('operations');
+    expect(category('Director, Construction - Data Centers')).toBe('operations');
+    expect(category('Senior Operations Engineer, Payments Platform')).toBe('engineering');
+    expect(category('Revenue Operations Engineer')).toBe('operations');
   });
 });
