@@ -13,12 +13,10 @@ import { isClientFacing, type RoleCategory } from '../src/catalog/types.js';
 import { combine, explainByRules } from '../src/pipeline/classify/classify.js';
 import { roleFeatures } from '../src/pipeline/classify/features.js';
 import { predictWith, type RoleModel } from '../src/pipeline/classify/model.js';
-import { type Example, loadSet, loadTraining, trainModel } from './classifier/fit.js';
+import { type Example, HELD_OUT_SETS, loadSet, loadTraining, trainModel } from './classifier/fit.js';
 import { nearestNeighbours } from './classifier/knn.js';
 
 const MODEL_PATH = new URL('../src/pipeline/classify/model.json', import.meta.url);
-/** The sets of whole companies held out from training, each scored by the learning curve. */
-const HELD_OUT = ['company-holdout', 'company-holdout-2', 'company-holdout-3'];
 
 interface Score {
   n: number;
@@ -106,7 +104,7 @@ function learningCurve(all: Example[], heldOut: Example[]): string[] {
 
 const training = loadTraining();
 if (process.argv.includes('--report')) {
-  const curves = HELD_OUT.flatMap((name) => [
+  const curves = HELD_OUT_SETS.flatMap((name) => [
     '',
     `Learning curve, scored on ${name}:`,
     ...learningCurve(training, loadSet(name)),

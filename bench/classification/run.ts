@@ -5,7 +5,7 @@
  *
  * Sets: dev.json / holdout.json are titles in the style of real boards; real-dev.json / real-holdout.json are
  * real titles from saved board API responses; company-train.json / company-holdout.json are real titles of other
- * companies, split by whole company, and the -2 and -3 sets two further such splits (README.md says where from). The holdout sets are never used to write rules or
+ * companies, split by whole company, and the -2, -3 and -4 sets further such splits (README.md says where from). The holdout sets are never used to write rules or
  * train the model, so their scores are the honest estimate; `--only real-dev,company-train` keeps them out of
  * sight while tuning. Exits 1 when a tuned set misses its target; a holdout set's target is reported, not gated.
  */
@@ -47,6 +47,10 @@ const SETS: Array<{ name: string; target: Target | null }> = [
   { name: 'company-train-3', target: null },
   {
     name: 'company-holdout-3',
+    target: { accuracy: 0.97, cfRecall: 0.97, cfPrecision: 0.97, cfMixups: 0, gate: false },
+  },
+  {
+    name: 'company-holdout-4',
     target: { accuracy: 0.97, cfRecall: 0.97, cfPrecision: 0.97, cfMixups: 0, gate: false },
   },
 ];

@@ -26,6 +26,17 @@ export const TRAINING_SETS = [
   'company-train-3',
 ] as const;
 
+/**
+ * The sets of whole companies held out: never trained on, each scored by the learning curve. company-holdout-3
+ * holds further titles of three company-holdout companies (held out there too); no other two share a company.
+ */
+export const HELD_OUT_SETS = [
+  'company-holdout',
+  'company-holdout-2',
+  'company-holdout-3',
+  'company-holdout-4',
+] as const;
+
 export function loadSet(name: string): Example[] {
   const url = new URL(`../../bench/classification/${name}.json`, import.meta.url);
   const data = JSON.parse(readFileSync(url, 'utf8')) as {

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadSet, loadTraining, TRAINING_SETS, trainModel } from '../../scripts/classifier/fit.js';
+import {
+  HELD_OUT_SETS,
+  loadSet,
+  loadTraining,
+  TRAINING_SETS,
+  trainModel,
+} from '../../scripts/classifier/fit.js';
 import { CLIENT_FACING_CATEGORIES } from '../../src/catalog/types.js';
 import { explainRole } from '../../src/pipeline/classify/classify.js';
 import { predictRole } from '../../src/pipeline/classify/model.js';
@@ -18,11 +24,7 @@ const setFile = (name: string) =>
     readFileSync(new URL(`../../bench/classification/${name}.json`, import.meta.url), 'utf8'),
   ) as SetFile;
 
-/**
- * The sets of whole companies held out: never trained on, and sharing no company with any other set, except that
- * company-holdout-3 holds further titles of three company-holdout companies (held out there too).
- */
-const HELD_OUT = ['company-holdout', 'company-holdout-2', 'company-holdout-3'];
+const HELD_OUT: readonly string[] = HELD_OUT_SETS;
 const SAME_COMPANIES = new Set([
   'company-holdout / company-holdout-3',
   'company-holdout-3 / company-holdout',
@@ -75,6 +77,7 @@ describe('the learned role model', () => {
       'company-holdout-2',
       'company-train-3',
       'company-holdout-3',
+      'company-holdout-4',
       'real-holdout',
     ]) {
       for (const e of loadSet(name)) {

@@ -238,4 +238,36 @@ describe('role classification patterns', () => {
     expect(category('Manager, Martech & CRM')).toBe('marketing');
     expect(category('Video Production Intern')).toBe('marketing');
   });
+
+  it('services architects and engagement management are professional services; a resident solutions architect too', () => {
+    expect(category('Principal Services Architect, Data Platform')).toBe('professional_services');
+    expect(category('Director, Engagement Management - EMEA')).toBe('professional_services');
+    expect(category('Lead, Services Consulting')).toBe('professional_services');
+    expect(category('Senior Resident Solutions Architect - Azure')).toBe('professional_services');
+    expect(category('Staff Field Architect, Public Sector')).toBe('solutions_engineer');
+    expect(category('Solutions Architect, Retail')).toBe('solutions_engineer');
+  });
+
+  it('a function word ahead of a client-facing noun keeps the title in that function', () => {
+    expect(category('Senior Audit Engagement Lead')).toBe('finance');
+    expect(category('Internal Audit Services Consultant')).toBe('finance');
+    expect(category('HRIS Implementation Specialist')).toBe('hr');
+    expect(category('People Systems Integration Analyst')).toBe('hr');
+    expect(category('Benefits Eligibility Consultant')).not.toBe('professional_services');
+    expect(category('Case Management Nurse Consultant')).toBe('other');
+  });
+
+  it('drivers, trades, plant associates, operations engineers, investment analysts and wealth advisors name their functions', () => {
+    expect(category('CDL B Delivery Driver - Early Shift')).toBe('operations');
+    expect(category('Sanitation Associate - Weekends')).toBe('operations');
+    expect(category('Machine Operator II')).toBe('operations');
+    expect(category('Equity Investment Analyst')).toBe('finance');
+    expect(category('Private Wealth Advisor')).toBe('sales');
+    expect(category('Director, Relationship Management - Institutional')).toBe('sales');
+    expect(category('Senior Software Engineer (iOS) - Driver Experience')).toBe('engineering');
+    expect(category('Site Electrician - Night Shift')).toBe('operations');
+    expect(category('Director, Construction - Data Centers')).toBe('operations');
+    expect(category('Senior Operations Engineer, Payments Platform')).toBe('engineering');
+    expect(category('Revenue Operations Engineer')).toBe('operations');
+  });
 });
