@@ -57,7 +57,8 @@ function readSource(mirror: string, spec: SourceSpec): { facts: Facts; info: Sou
   const date = new Date(git(dir, 'show', '-s', '--format=%cI', spec.commit).trim())
     .toISOString()
     .slice(0, 10);
-  return { facts: spec.read(files), info: { id: spec.id, date, discovered: spec.discovered } };
+  const info = { id: spec.id, date, discovered: spec.discovered };
+  return { facts: spec.read(files), info: spec.picks === undefined ? info : { ...info, picks: spec.picks } };
 }
 
 function yamlText(value: unknown, header: string, flowKey?: string): string {

@@ -10,6 +10,7 @@ import type { RegistryEntry, RegistryVendor } from '../../src/registry/schema.js
 import { type AiHint, type BoardFact, type CompanyFact, type Facts, key, type PostingLink } from './facts.js';
 import { linkedCompanies } from './linked.js';
 import { domainInName } from './parse.js';
+import { PLATFORM_DOMAINS } from './platforms.js';
 import {
   AI_MARK,
   bare,
@@ -30,6 +31,13 @@ export interface SourceInfo {
   /** UTC date (YYYY-MM-DD) of the pinned commit: the day the source last listed what it lists. */
   date: string;
   discovered: boolean;
+  /**
+   * Whether a list edited by hand picks each board for its company, so that its name for a board vouches for a
+   * short or common word (rule 3); by default every list not kept current by a program does. A list whose
+   * entries a program also mines and that names no websites does not: it cannot say which company of a name
+   * it means.
+   */
+  picks?: boolean;
 }
 
 export type RejectReason =
@@ -53,23 +61,6 @@ export interface BuildResult {
   candidates: number;
   rejected: Map<RejectReason, string[]>;
 }
-
-/**
- * Domains that host many products of many makers (big platforms, app stores, code hosts): a product listed there
- * says nothing about which board is the company's.
- */
-const PLATFORM_DOMAINS = new Set(
-  (
-    'amazon.com apple.com microsoft.com azure.com google.com youtube.com github.com gitlab.com medium.com substack.com ' +
-    'twitter.com x.com linkedin.com facebook.com meta.com instagram.com discord.com discord.gg reddit.com ' +
-    'producthunt.com wikipedia.org arxiv.org npmjs.com pypi.org notion.site chatgpt.com bit.ly goo.gl ' +
-    'apps.apple.com play.google.com chrome.google.com kaggle.com colab.research.google.com ibm.com oracle.com ' +
-    'nvidia.com intel.com salesforce.com adobe.com samsung.com baidu.com alibaba.com tencent.com bing.com ' +
-    'github.blog fandom.com patreon.com'
-  )
-    .split(' ')
-    .filter(Boolean),
-);
 
 /**
  * A domain word this short, matched by a one-word name, is often a word many companies share ("rocket",
@@ -212,9 +203,11 @@ function judge(
     if (!match) return 'names-another-company';
     const words = match.split(/\s+/).filter((w) => key(w) !== '' && !NAME_ENDINGS.includes(key(w)));
     // A hand-edited list's editor chose the board for the company.
-    const picked = [...b.names].some(([s, n]) => info.get(s)?.discovered === false && own.has(bareName(n)));
-    // A display name that is the company's whole domain ("You.com", "VEED.IO") names it as the identifier does.
-    const vouched = idVouches || AI_MARK.test(match) || picked || domainInName(match) === domain;
+    const picked = [...b.names].some(([s, n]) => picks(info.get(s)) && own.has(bareName(n)));
+    // Any list's name for the board that says AI, or that is the company's whole domain ("You.com", "VEED.IO"),
+    // vouches, though another list names the board by the bare word ("Krea AI" and "Krea" on `krea`).
+    const said = [match, ...names.filter((n) => own.has(bareName(n)))];
+    const vouched = idVouches || picked || said.some((n) => AI_MARK.test(n) || domainInName(n) === domain);
     if (guarded && words.length <= 1 && !vouched) return 'short-name-unvouched';
     return { board: b, name: match, evidence: 'board-url', support };
   }
@@ -227,13 +220,18 @@ function judge(
 }
 
 /**
- * One company, one current board: a board a list names by the company's whole domain ("Proton.ai" on `protonai`),
- * or whose identifier is that domain (`nomic.ai`), outranks boards of another identifier named by the bare word ("Proton" on `proton`, another company's); then
- * the board the newest discovered list names wins (a company that moved vendor keeps its old board in older
- * lists), then the board more sources name. A tie left after that is ambiguous and keeps nothing.
+ * One company, one current board: a board whose own postings link to the company's domain outranks boards that
+ * only a name or a count of lists ties to it (the `juicebox` Ashby board, whose postings link to juicebox.ai, not
+ * a `juicebox` board of another vendor that a list names "Juicebox"). Then a board a list names by the company's
+ * whole domain ("Proton.ai" on `protonai`), or whose identifier is that domain (`nomic.ai`), outranks boards of
+ * another identifier named by the bare word ("Proton" on `proton`, another company's); then the board the newest
+ * discovered list names wins (a company that moved vendor keeps its old board in older lists), then the board
+ * more sources name. A tie left after that is ambiguous and keeps nothing.
  */
 function choose(kept: Kept[], domain: string, info: Map<string, SourceInfo>): Kept[] {
   if (kept.length <= 1) return kept;
+  const linked = kept.filter((k) => k.evidence === 'postings');
+  if (linked.length > 0) kept = linked;
   const whole = new Set(
     kept
       .filter((k) => [...k.board.names.values()].some((n) => key(n) === key(domain)))
@@ -379,6 +377,10 @@ function nameKeys(domain: string, company: Company): Set<string> {
   const suffix = key(parseDomain(domain).publicSuffix ?? '');
   const whole = !NAME_ENDINGS.includes(suffix) && company.names.some((n) => key(n) === key(domain));
   return new Set([...company.names.map(bareName), ...(whole ? [] : wordKeys(domain))]);
+}
+
+function picks(s: SourceInfo | undefined): boolean {
+  return s !== undefined && (s.picks ?? !s.discovered);
 }
 
 function label(domain: string, b: Board): string {

@@ -25,10 +25,28 @@ function linkedDomains(html: string): Set<string> {
 }
 
 /**
- * One file per board (`<folder>/<board>.json`, the board identifier URL-encoded in the name): each domain that at
- * least half of the board's postings link to, and two of them when it has two or more, becomes a link fact; a
- * domain fewer postings link to, two at least, becomes a mention, which only settles a board two domains claim.
+ * The domains a board's postings link to, one set per posting: each domain that at least half of the postings
+ * link to, and two of them when the board has two or more, becomes a link fact; a domain fewer postings link to,
+ * two at least, becomes a mention, which only settles a board two domains claim.
  */
+export function linkFacts(
+  source: string,
+  vendor: RegistryVendor,
+  board: string,
+  postings: ReadonlySet<string>[],
+): { links: PostingLink[]; mentions: PostingLink[] } {
+  const out = { links: [] as PostingLink[], mentions: [] as PostingLink[] };
+  const counts = new Map<string, number>();
+  for (const domains of postings) for (const d of domains) counts.set(d, (counts.get(d) ?? 0) + 1);
+  for (const [domain, linking] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const fact = { source, vendor, board, domain, linking, postings: postings.length };
+    if (linking * 2 >= postings.length && linking >= Math.min(2, postings.length)) out.links.push(fact);
+    else if (linking >= 2) out.mentions.push(fact);
+  }
+  return out;
+}
+
+/** One file per board (`<folder>/<board>.json`, the board identifier URL-encoded in the name), read by `linkFacts`. */
 export function savedPostings(source: string, vendor: RegistryVendor) {
   return (files: ReadonlyMap<string, string>): Facts => {
     const facts = noFacts();
@@ -36,14 +54,14 @@ export function savedPostings(source: string, vendor: RegistryVendor) {
     for (const [path, text] of files) {
       const board = decodeURIComponent(path.replace(/^.*\//, '').replace(/\.json$/, ''));
       const jobs = (JSON.parse(text) as SavedBoard).jobs ?? [];
-      const counts = new Map<string, number>();
-      for (const job of jobs)
-        for (const d of linkedDomains(job.descriptionHtml ?? '')) counts.set(d, (counts.get(d) ?? 0) + 1);
-      for (const [domain, linking] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const fact = { source, vendor, board, domain, linking, postings: jobs.length };
-        if (linking * 2 >= jobs.length && linking >= Math.min(2, jobs.length)) facts.links.push(fact);
-        else if (linking >= 2) mentions.push(fact);
-      }
+      const found = linkFacts(
+        source,
+        vendor,
+        board,
+        jobs.map((job) => linkedDomains(job.descriptionHtml ?? '')),
+      );
+      facts.links.push(...found.links);
+      mentions.push(...found.mentions);
     }
     return mentions.length > 0 ? { ...facts, mentions } : facts;
   };

@@ -3,13 +3,11 @@
  * takes from it. Adding a source is adding an entry here: the build reads its paths at that commit from a local
  * git directory and turns them into facts (facts.ts); registry/sources.yaml is written from this list.
  */
-import { parse as parseYaml } from 'yaml';
-import { REGISTRY_VENDORS, type RegistryVendor } from '../../src/registry/schema.js';
 import { aiList } from './ai-lists.js';
-import { boardFromUrl } from './boards.js';
-import { type Facts, key, noFacts } from './facts.js';
+import { readAtsCompanies, readCareerOps, readStapply } from './board-lists.js';
+import { euTechJobs } from './eu-tech-jobs.js';
+import type { Facts } from './facts.js';
 import { openJobsData } from './open-jobs.js';
-import { csvRecords, domainInName } from './parse.js';
 import { savedPostings } from './postings.js';
 import { aiSdkProviders, livekitPlugins, modelsDevProviders, pipecatServices } from './providers.js';
 import { ycCompanies } from './yc.js';
@@ -28,73 +26,9 @@ export interface SourceSpec {
    * when one company's boards disagree on the vendor, the newest such list decides (identity.ts).
    */
   discovered: boolean;
+  /** Whether a list edited by hand picks each board for its company (`SourceInfo.picks` in identity.ts). */
+  picks?: boolean;
   read(files: ReadonlyMap<string, string>): Facts;
-}
-
-/**
- * A name that only re-spells the board's identifier says nothing the identifier does not: lower case (`acme` for
- * `acme`), or, on Gem, the identifier's parts with capitals added. The list's Gem names are made that way (254 of
- * its 263 hyphenated Gem identifiers, `Atla Ai Com` for `atla-ai-com`); other vendors give their boards' names.
- */
-function spellsIdentifier(name: string, id: { vendor: RegistryVendor; board: string }): boolean {
-  if (name === name.toLowerCase()) return key(name) === key(id.board);
-  const parts = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return id.vendor === 'gem' && parts.join('-').toLowerCase() === id.board.toLowerCase();
-}
-
-/** name,slug,url CSVs, one per vendor: boards with display names; a name that is a .ai domain is an AI company. */
-function readAtsCompanies(files: ReadonlyMap<string, string>): Facts {
-  const facts = noFacts();
-  for (const text of files.values()) {
-    for (const r of csvRecords(text)) {
-      const id = boardFromUrl(r.url ?? '');
-      const name = (r.name ?? '').trim();
-      if (!id || !name) continue;
-      facts.boards.push({
-        source: 'ats-companies',
-        ...id,
-        name: spellsIdentifier(name, id) ? null : name,
-      });
-      const domain = domainInName(name);
-      if (domain?.endsWith('.ai'))
-        facts.companies.push({ source: 'ats-companies', name, domain, category: 'ai_native' });
-    }
-  }
-  return facts;
-}
-
-/** stapply's per-vendor CSVs (names there are the identifier re-cased, so no name is taken) and its AI list. */
-function readStapply(files: ReadonlyMap<string, string>): Facts {
-  const facts = noFacts();
-  for (const [path, text] of files) {
-    if (path === 'ai_companies.json') {
-      const map = JSON.parse(text) as Record<string, string | null>;
-      for (const [k, v] of Object.entries(map)) {
-        const vendor =
-          v && (REGISTRY_VENDORS as readonly string[]).includes(v) ? (v as RegistryVendor) : null;
-        facts.hints.push({ source: 'stapply', key: key(k), vendor });
-      }
-      continue;
-    }
-    for (const r of csvRecords(text)) {
-      const id = boardFromUrl(r.url ?? '');
-      if (id) facts.boards.push({ source: 'stapply', ...id, name: null });
-    }
-  }
-  return facts;
-}
-
-/** career-ops' example portals: hand-picked companies for solutions and forward-deployed roles, with boards. */
-function readCareerOps(files: ReadonlyMap<string, string>): Facts {
-  const facts = noFacts();
-  const doc = parseYaml(files.get('templates/portals.example.yml') ?? '') as {
-    tracked_companies?: { name?: string; careers_url?: string; api?: string }[];
-  };
-  for (const c of doc.tracked_companies ?? []) {
-    const id = boardFromUrl(c.api ?? '') ?? boardFromUrl(c.careers_url ?? '');
-    if (id && c.name) facts.boards.push({ source: 'career-ops', ...id, name: c.name.trim() });
-  }
-  return facts;
 }
 
 const ATS_COMPANY_FILES = [
@@ -194,6 +128,23 @@ export const SOURCES: SourceSpec[] = [
     // Its daily run reads every listed board and the list drops those that stop answering: kept current.
     discovered: true,
     read: openJobsData('open-jobs-data'),
+  },
+  {
+    id: 'eu-tech-jobs',
+    repository: 'Aramente/eu-tech-jobs',
+    commit: '1a70177ad57c7803663fd037bf9d62283facf9be',
+    licence: 'CC-BY-4.0',
+    contributes:
+      "Companies hiring in Europe with their job boards' display names (`companies/`), and the new postings its " +
+      "daily run found, each with its URL (`data/diffs/`): a Greenhouse posting's URL is the page its company set " +
+      'for the board; only the domains of those URLs are read.',
+    paths: ['companies/ai/', 'companies/tech/', 'data/diffs/'],
+    // A blob the snapshot this build reads does not hold.
+    exclude: ['data/diffs/2026-04-29-diff.jsonl'],
+    discovered: false,
+    // Partly mined by a program and without websites: its names say which board, not which company of a name.
+    picks: false,
+    read: euTechJobs('eu-tech-jobs'),
   },
   {
     id: 'awesome-generative-ai',

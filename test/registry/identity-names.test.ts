@@ -114,4 +114,22 @@ describe('registry identity: shortened names, common words, shown names', () => 
       'ashby:two-dots Two Dots',
     ]);
   });
+
+  it('takes a short word that any list names with AI, though another list names the board by the bare word (Krea)', () => {
+    const r = buildRegistry(
+      facts(
+        [company('KREA', 'krea.ai'), company('Alloy', 'alloy.ai')],
+        [
+          board('new-list', 'ashby', 'krea', 'Krea'),
+          board('old-list', 'ashby', 'krea', 'Krea AI'),
+          board('new-list', 'greenhouse', 'alloy', 'Alloy'),
+          board('old-list', 'greenhouse', 'alloy', 'Alloy'),
+        ],
+      ),
+      SOURCES,
+    );
+    expect(boardsOf(r)).toEqual({ 'krea.ai': ['ashby:krea:board-url'] });
+    expect(r.entries[0]?.name).toBe('Krea');
+    expect(reasons(r)).toEqual({ 'short-name-unvouched': ['alloy.ai greenhouse:alloy'] });
+  });
 });
