@@ -127,6 +127,7 @@ const names = (res: { json(): unknown }) =>
   (res.json() as { data: { name: string }[] }).data.map((c) => c.name);
 
 let replicaOnly: Awaited<ReturnType<typeof companyWithJob>>;
+let primaryOnly: Awaited<ReturnType<typeof companyWithJob>>;
 
 beforeAll(async () => {
   if (!server) return;
@@ -140,7 +141,7 @@ beforeAll(async () => {
   });
   readUrl = `${databaseUrl(server, readName)}?${READ_ONLY}`;
   replicaOnly = await companyWithJob(replication, 'Replica Only Co', 'Quokka Solutions Engineer');
-  await companyWithJob(primary.db, 'Primary Only Co', 'Wombat Solutions Engineer');
+  primaryOnly = await companyWithJob(primary.db, 'Primary Only Co', 'Wombat Solutions Engineer');
   // The hiring history lives on the replica alone: a series or trend with openings was read there.
   await primary.db.query(
     'TRUNCATE job_events, hiring_daily, hiring_daily_all, hiring_daily_tag, hiring_daily_tag_pair, hiring_weekly, hiring_monthly',
@@ -203,6 +204,7 @@ describe.skipIf(!server).each([
     expect(names(companies)).toContain('Anthropic');
     expect(names(companies)).not.toContain('Primary Only Co');
     expect((await t.get(`/api/v1/companies/${replicaOnly.slug}`)).statusCode).toBe(200);
+    expect((await t.get(`/api/v1/companies/${primaryOnly.slug}`)).statusCode).toBe(404);
     const job = await t.get(`/api/v1/jobs/${replicaOnly.jobId}`);
     expect(job.statusCode).toBe(200);
     expect(job.json().data.title).toBe('Quokka Solutions Engineer');
@@ -210,6 +212,13 @@ describe.skipIf(!server).each([
     expect(found.statusCode).toBe(200);
     expect(found.json().data.map((j: { id: string }) => j.id)).toEqual([replicaOnly.jobId]);
     expect((await t.get('/api/v1/jobs?search=wombat')).json().data).toEqual([]);
+    // In memory, the in-process copy of the catalog was loaded from the read database too.
+    const copy = t.deps.searchParts.replica;
+    expect(copy === undefined).toBe(env.READ_MODEL === 'sql');
+    if (copy) {
+      expect(copy.companyIdBySlug(replicaOnly.slug)).toBe(replicaOnly.id);
+      expect(copy.companyIdBySlug(primaryOnly.slug)).toBeUndefined();
+    }
   });
 
   it('reads hiring series and trends from the read database', async () => {
@@ -303,6 +312,24 @@ describe.skipIf(!server).each([
     const res = await t.get('/readyz');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ status: 'ready', database: 'ok', pendingMigrations: [] });
+  });
+
+  it('is not ready while the read database lacks a migration this build applies', async () => {
+    const [last] = await replication.query<{ version: string; name: string; checksum: string }>(
+      'DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING *',
+    );
+    try {
+      const res = await t.get('/readyz');
+      expect(res.statusCode).toBe(503);
+      expect(res.json().data).toMatchObject({ status: 'not_ready', database: 'ok' });
+      expect(res.json().data.pendingMigrations).toEqual([last?.name]);
+    } finally {
+      await replication.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        last?.version,
+        last?.name,
+        last?.checksum,
+      ]);
+    }
   });
 
   it('reports the read pool beside the primary one', async () => {
