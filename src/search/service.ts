@@ -86,7 +86,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
   };
   const search = replica
     ? new HybridSearch({ ...common, index: replica })
-    : new SqlSearch({ ...common, now: opts.now });
+    : new SqlSearch({ ...common, now: opts.now, schemaDb: opts.db });
   const load = () => (search instanceof SqlSearch ? search.warm() : replica!.refresh());
   let timer: NodeJS.Timeout | undefined;
   return {
