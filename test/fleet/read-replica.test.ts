@@ -8,6 +8,7 @@ import { loadSampleHistory } from '../../src/signals/sample-history.js';
 import { addCompany, addJobs } from '../catalog/fixtures.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import { databaseUrl, freshDatabase, serverUrl, type TestDatabase } from '../support/db.js';
+import { type ServiceProcess, startService } from '../support/fleet.js';
 
 /**
  * Public reads from a read replica (DATABASE_READ_URL), through HTTP on PostgreSQL. The "replica" is a second
@@ -337,4 +338,22 @@ describe.skipIf(!server).each([
     expect(body).toMatch(/frontline_db_pool_connections\{pool="primary",state="total"\} [1-9]/);
     expect(body).toMatch(/frontline_db_pool_connections\{pool="read",state="total"\} [1-9]/);
   });
+});
+
+describe.skipIf(!server)('a served API process with DATABASE_READ_URL', () => {
+  let service: ServiceProcess | undefined;
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('answers public reads from the read database and names it in its start line', async () => {
+    service = await startService({
+      DATABASE_URL: primary.url as string,
+      DATABASE_READ_URL: readUrl,
+      FRONTLINE_ROLE: 'api',
+    });
+    expect((await fetch(`${service.url}/api/v1/companies/${replicaOnly.slug}`)).status).toBe(200);
+    expect((await fetch(`${service.url}/api/v1/companies/${primaryOnly.slug}`)).status).toBe(404);
+    expect(service.output()).toContain(`public reads from ${new URL(readUrl).host}/${readName}`);
+  }, 600_000);
 });
