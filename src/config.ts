@@ -4,6 +4,7 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { type Env, Reader } from './config-reader.js';
 import { PROVIDERS, type Provider } from './sources/types.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -21,8 +22,16 @@ export interface Config {
   embeddedCacheMb: number;
   /** How far V8's old generation may grow past its last live size before a full collection, % (0: V8's own). */
   heapGrowingPercent: number;
+  /**
+   * A PostgreSQL read replica of databaseUrl's server (DATABASE_READ_URL, optional): the public catalog reads go
+   * there (listings, details, search, hiring signals, the in-process catalog copy's loads); every write and every
+   * read of its own writes stays on databaseUrl. Unset: everything uses databaseUrl.
+   */
+  databaseReadUrl: string | undefined;
   /** Max connections in the node-postgres pool (server mode only). */
   databasePoolSize: number;
+  /** Max connections in the read replica's pool (DATABASE_READ_POOL_SIZE, default 10; with databaseReadUrl only). */
+  databaseReadPoolSize: number;
   /** Per-statement timeout in ms (server mode only). */
   databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
@@ -122,65 +131,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-/** Collects problems instead of throwing at the first one. */
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  raw(key: string): string | undefined {
-    const v = this.env[key];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-
-  str(key: string, fallback: string): string {
-    return this.raw(key) ?? fallback;
-  }
-
-  int(key: string, fallback: number, min: number, max: number): number {
-    const v = this.raw(key);
-    if (v === undefined) return fallback;
-    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.problems.push(`${key} must be an integer from ${min} to ${max} (got "${v}")`);
-      return fallback;
-    }
-    return Number(v);
-  }
-
-  bool(key: string, fallback: boolean): boolean {
-    const v = this.raw(key)?.toLowerCase();
-    if (v === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    if (['0', 'false', 'no', 'off'].includes(v)) return false;
-    this.problems.push(`${key} must be true/false or 1/0 (got "${v}")`);
-    return fallback;
-  }
-
-  oneOf<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
-    const v = this.raw(key);
-    if (v === undefined) return fallback;
-    if (!(allowed as readonly string[]).includes(v)) {
-      this.problems.push(`${key} must be one of ${allowed.join(', ')} (got "${v}")`);
-      return fallback;
-    }
-    return v as T;
-  }
-
-  url(key: string, protocols: string[]): string | undefined {
-    const v = this.raw(key);
-    if (v === undefined) return undefined;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) throw new Error('protocol');
-      return v;
-    } catch {
-      this.problems.push(`${key} must be a ${protocols.join(' or ')} URL`);
-      return undefined;
-    }
-  }
-}
-
 function parseTrustProxy(r: Reader): boolean | number | string {
   const v = r.raw('TRUST_PROXY');
   if (v === undefined) return false;
@@ -263,7 +213,9 @@ function readCoreSettings(r: Reader) {
     databaseUrl: r.url('DATABASE_URL', ['postgres:', 'postgresql:']),
     embeddedCacheMb: r.int('EMBEDDED_CACHE_MB', 16, 1, 65_536),
     heapGrowingPercent: r.int('HEAP_GROWING_PERCENT', 40, 0, 1_000),
+    databaseReadUrl: r.url('DATABASE_READ_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 500),
+    databaseReadPoolSize: r.int('DATABASE_READ_POOL_SIZE', 10, 1, 500),
     databaseStatementTimeoutMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     redisUrl: r.url('REDIS_URL', ['redis:', 'rediss:']),
     shutdownGraceMs: r.int('SHUTDOWN_GRACE_MS', 10_000, 100, 86_400_000),
@@ -371,6 +323,16 @@ function readWorker(r: Reader) {
 function checkCombinations(r: Reader, config: Config): void {
   if (config.embeddings.provider === 'openai' && !config.embeddings.baseUrl) {
     r.problems.push('EMBEDDINGS=openai requires EMBEDDINGS_BASE_URL');
+  }
+  if (config.databaseReadUrl && !config.databaseUrl) {
+    r.problems.push(
+      'DATABASE_READ_URL requires DATABASE_URL: it names a read replica of that PostgreSQL server',
+    );
+  }
+  if (config.databaseReadUrl && config.cacheCoherenceMs === 0) {
+    r.problems.push(
+      "CACHE_COHERENCE_MS must be above 0 with DATABASE_READ_URL: the replica's changes are seen only by polling",
+    );
   }
   if (config.workerDeadAfterMs < 3 * config.workerHeartbeatMs) {
     r.problems.push(

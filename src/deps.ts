@@ -8,12 +8,12 @@ import { loadSampleCatalog } from './catalog/sample.js';
 import { CatalogService } from './catalog/service.js';
 import { backfillJobPlaces } from './catalog/sql/job-places.js';
 import { SqlReadModel } from './catalog/sql/sql-read-model.js';
-import { CatalogVersionFeed } from './catalog/version-feed.js';
+import type { CatalogVersionFeed } from './catalog/version-feed.js';
 import type { Config } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDb } from './db/open.js';
 import type { Db } from './db/port.js';
-import type { PostgresDb } from './db/postgres.js';
+import { openReads, startVersionFeed } from './deps-reads.js';
 import { ResponseCache } from './http/caching/response-cache.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/limits/store.js';
 import { buildTiers, SEARCH_SHORTLIST, type TierTable } from './http/limits/tiers.js';
@@ -36,11 +36,18 @@ import { loadSampleHistory } from './signals/sample-history.js';
 import { SignalsService } from './signals/service.js';
 import { Warmup } from './warmup.js';
 import { createWatchParts, type WatchMatcher, type WatchService } from './watches/index.js';
+import { newestJobEvent } from './watches/store.js';
 
 /** Everything the HTTP app and the workers need, built once in one place (the composition root). */
 export interface Deps {
   config: Config;
+  /** The database every write and every read of its own writes goes to (DATABASE_URL, or the embedded one). */
   db: Db;
+  /**
+   * Where the public catalog reads go: listings, details, search, hiring signals, the in-process catalog copy and
+   * the catalog version the response cache keys on. DATABASE_READ_URL's read replica, else db itself.
+   */
+  readDb: Db;
   /** Wall clock in ms; injected so tests control time (rate-limit windows, "today"). */
   now: () => number;
   tokens: TokenService;
@@ -112,24 +119,20 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     // SAMPLE_DATA=1 fills an empty catalog once; a catalog with any company is left alone.
     if (config.sampleData) await loadSampleCatalog(db, now(), loadSampleHistory);
     const metrics = overrides.metrics ?? new Metrics();
-    const { searchParts, gate, search, startEmbeddingCatchUp } = createSearchSide(
-      { config, db, now, metrics, closers },
-      overrides,
-    );
-    observePool(db, metrics);
-    const versionFeed = new CatalogVersionFeed(db, config.cacheCoherenceMs);
-    await versionFeed.start();
-    closers.push(async () => versionFeed.stop());
+    const readDb = await openReads(config, db, metrics, closers);
+    const shared: Shared = { config, db, readDb, now, metrics, closers };
+    const { searchParts, gate, search, startEmbeddingCatchUp } = createSearchSide(shared, overrides);
+    const versionFeed = await startVersionFeed(readDb, config.cacheCoherenceMs, closers);
     // The one place the read model is chosen: SQL, or the in-process replica of the catalog (the one search
     // retrieves from) in front of it, exact under the response cache's rule.
     const replica = searchParts.replica;
     const read: CatalogReadModel =
       config.readModel === 'memory' && replica
-        ? new ReplicaReadModel(new ReplicaGate(replica, () => versionFeed.token()), db)
-        : new SqlReadModel(db);
+        ? new ReplicaReadModel(new ReplicaGate(replica, () => versionFeed.token()), readDb)
+        : new SqlReadModel(readDb);
     let catalog: CatalogService | undefined;
     const { researchParts, pipeline, watchParts } = createWorkflows(
-      { config, db, now, metrics, closers },
+      shared,
       searchParts,
       overrides.wallClock,
       () => catalog,
@@ -139,6 +142,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
     return {
       config,
       db,
+      readDb,
       now,
       search,
       searchGate: gate,
@@ -149,7 +153,7 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
       watches: watchParts.service,
       watchMatcher: watchParts.matcher,
       catalog,
-      signals: new SignalsService(db, createSignalReads({ config, db, now, metrics, closers }, versionFeed)),
+      signals: new SignalsService(readDb, createSignalReads(shared, versionFeed)),
       warmup: new Warmup(() => replica?.ready ?? true),
       tokens: new TokenService(db, config.apiTokens, now),
       rateLimits,
@@ -175,12 +179,12 @@ export async function createDeps(config: Config, overrides: DepsOverrides = {}):
  * of it, exact under the response cache's rule.
  */
 function createSignalReads(
-  { config, db, closers }: Shared,
+  { config, readDb, closers }: Shared,
   versionFeed: CatalogVersionFeed,
 ): ReplicaSignalReads | undefined {
   if (config.readModel !== 'memory') return undefined;
   const log = componentLogger(config, 'signals');
-  const reads = new ReplicaSignalReads(db, {
+  const reads = new ReplicaSignalReads(readDb, {
     validity: () => versionFeed.token(),
     minReloadMs: SIGNALS_MIN_RELOAD_MS,
     onError: (err) => log.error({ err }, 'hiring rollups load failed'),
@@ -203,6 +207,8 @@ function outboundMetric(metrics: Metrics): (host: string, outcome: string) => vo
 interface Shared {
   config: Config;
   db: Db;
+  /** Deps.readDb: the public catalog reads' database. */
+  readDb: Db;
   now: () => number;
   metrics: Metrics;
   closers: (() => Promise<void>)[];
@@ -221,7 +227,7 @@ function createSearchSide(
   search: SearchService;
   startEmbeddingCatchUp: () => void;
 } {
-  const { config, db, now, metrics, closers } = shared;
+  const { config, db, readDb, now, metrics, closers } = shared;
   const searchLog = componentLogger(config, 'search');
   const embedder = metrics.timedEmbedder(
     createEmbedder(config, vectorBuildLog(searchLog), outboundMetric(metrics)),
@@ -237,6 +243,7 @@ function createSearchSide(
   if (replica) closers.push(async () => replica.close());
   const searchParts = createSearchParts({
     db,
+    readDb,
     now,
     embedder,
     replica: config.search === 'memory' ? replica : undefined,
@@ -260,16 +267,20 @@ function createSearchSide(
 
 /** The in-process replica of the catalog, for search in memory and the replica read model. */
 function buildReplica(
-  { config, db, now }: Shared,
+  { config, readDb, now }: Shared,
   overrides: DepsOverrides,
   model: string,
   log: ReturnType<typeof componentLogger>,
 ): CatalogReplica {
-  return new CatalogReplica(db, {
+  // Loaded and kept current from the read database, like every other public read: the answers it gives and the
+  // SQL ones it falls back to (while loading, for filters it does not serve, tags and stats) then describe one
+  // state of the catalog, its refreshes follow the version read from that same database (ReplicaGate), and its
+  // full loads, a fleet's heaviest reads, fall on the replica rather than on the primary that takes the writes.
+  return new CatalogReplica(readDb, {
     model,
     now,
     // The snapshot describes one database: only the embedded one this process opened from its data directory.
-    ...(!overrides.db && db.kind === 'pglite'
+    ...(!overrides.db && readDb.kind === 'pglite'
       ? { snapshotPath: join(config.dataDir, 'search-index.snapshot') }
       : {}),
     scanThreadRows: config.searchScanThreadRows,
@@ -277,23 +288,12 @@ function buildReplica(
   });
 }
 
-/** On PostgreSQL, the metrics report the connection pool's use. */
-function observePool(db: Db, metrics: Metrics): void {
-  if (db.kind !== 'postgres') return;
-  const { pool } = db as PostgresDb;
-  metrics.observePool(() => ({
-    total: pool.totalCount,
-    idle: pool.idleCount,
-    waiting: pool.waitingCount,
-  }));
-}
-
 /**
  * The deep-research parts and the ingestion pipeline, sharing one workflow engine.
  * Built without I/O; server.ts / the worker command start it. Closed first (closers run in reverse).
  */
 function createWorkflows(
-  { config, db, now, metrics, closers }: Shared,
+  { config, db, readDb, now, metrics, closers }: Shared,
   searchParts: SearchParts,
   wallClock: (() => number) | undefined,
   catalog: () => CatalogService | undefined,
@@ -315,6 +315,8 @@ function createWorkflows(
     config,
     db,
     now,
+    // Searches read readDb: a watch's search matches only the events that database has received so far.
+    ...(readDb !== db ? { searchedUpTo: () => newestJobEvent(readDb) } : {}),
     engine: () => pipeline.engine,
     parseFilters: (filters) => jobFilters(filters as Parameters<typeof jobFilters>[0], now()),
     searchIds: async (filters, text) => {

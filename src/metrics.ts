@@ -126,17 +126,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private poolStats: (() => { total: number; idle: number; waiting: number }) | undefined;
+  /** Each pool's connection counts by its name (primary; read with DATABASE_READ_URL). */
+  private readonly poolStats = new Map<string, () => { total: number; idle: number; waiting: number }>();
 
   readonly dbPool = new Gauge({
     name: 'frontline_db_pool_connections',
-    help: 'Database pool connections by state (total, idle, waiting); server mode only',
-    labelNames: ['state'] as const,
+    help: 'Database pool connections by pool (primary, read) and state (total, idle, waiting); server mode only',
+    labelNames: ['pool', 'state'] as const,
     registers: [this.registry],
     collect: () => {
-      const stats = this.poolStats?.();
-      if (!stats) return;
-      for (const [state, value] of Object.entries(stats)) this.dbPool.set({ state }, value);
+      for (const [pool, stats] of this.poolStats) {
+        for (const [state, value] of Object.entries(stats())) this.dbPool.set({ pool, state }, value);
+      }
     },
   });
 
@@ -160,9 +161,9 @@ export class Metrics {
     this.scanCounts = counts;
   }
 
-  /** Reports the database pool's connection counts at every scrape. */
-  observePool(stats: () => { total: number; idle: number; waiting: number }): void {
-    this.poolStats = stats;
+  /** Reports a database pool's connection counts, labelled pool=`pool`, at every scrape. */
+  observePool(pool: 'primary' | 'read', stats: () => { total: number; idle: number; waiting: number }): void {
+    this.poolStats.set(pool, stats);
   }
 
   /** The workflow engine's observer: run outcomes, runs in progress and step durations. */

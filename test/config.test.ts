@@ -40,6 +40,51 @@ describe('configuration', () => {
     expect(c.searchScanThreadRows).toBe(availableParallelism() > 1 ? 20_000 : 0);
   });
 
+  it('reads a read replica beside the primary, with its own pool', () => {
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@db/f' })).toMatchObject({
+      databaseReadUrl: undefined,
+      databaseReadPoolSize: 10,
+    });
+    const c = parseConfig({
+      DATABASE_URL: 'postgres://u@db/f',
+      DATABASE_READ_URL: 'postgresql://u@replica/f?options=-c%20default_transaction_read_only%3Don',
+      DATABASE_READ_POOL_SIZE: '25',
+    });
+    expect(c.databaseReadUrl).toBe(
+      'postgresql://u@replica/f?options=-c%20default_transaction_read_only%3Don',
+    );
+    expect(c.databaseReadPoolSize).toBe(25);
+  });
+
+  it('refuses a read replica without a primary, of another scheme, or that is never polled', () => {
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        parseConfig(env);
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+      return [];
+    };
+    expect(problems({ DATABASE_READ_URL: 'postgres://u@replica/f' })).toEqual([
+      'DATABASE_READ_URL requires DATABASE_URL: it names a read replica of that PostgreSQL server',
+    ]);
+    expect(problems({ DATABASE_URL: 'postgres://u@db/f', DATABASE_READ_URL: 'mysql://u@replica/f' })).toEqual(
+      ['DATABASE_READ_URL must be a postgres: or postgresql: URL'],
+    );
+    expect(
+      problems({
+        DATABASE_URL: 'postgres://u@db/f',
+        DATABASE_READ_URL: 'postgres://u@replica/f',
+        DATABASE_READ_POOL_SIZE: '0',
+        CACHE_COHERENCE_MS: '0',
+      }),
+    ).toEqual([
+      'DATABASE_READ_POOL_SIZE must be an integer from 1 to 500 (got "0")',
+      "CACHE_COHERENCE_MS must be above 0 with DATABASE_READ_URL: the replica's changes are seen only by polling",
+    ]);
+  });
+
   it('reads the operator settings it is given', () => {
     const c = parseConfig({
       PORT: '8080',

@@ -25,3 +25,19 @@ export async function openDb(
   }
   return PgliteDb.open(config.dataDir, { cacheMb: config.embeddedCacheMb, vector: config.search === 'sql' });
 }
+
+/**
+ * DATABASE_READ_URL's read replica, for the public catalog reads; undefined without one. Nothing migrates it or
+ * writes through it: its schema and rows arrive by replication from DATABASE_URL's server.
+ */
+export async function openReadDb(
+  config: Pick<Config, 'databaseReadUrl' | 'databaseReadPoolSize' | 'databaseStatementTimeoutMs'>,
+): Promise<Db | undefined> {
+  if (!config.databaseReadUrl) return undefined;
+  const { PostgresDb } = await import('./postgres.js');
+  return new PostgresDb({
+    url: config.databaseReadUrl,
+    poolSize: config.databaseReadPoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
+}

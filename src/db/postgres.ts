@@ -15,13 +15,14 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
 
   constructor(opts: PostgresOptions) {
+    const { url, options } = withServerOptions(opts.url, '-c jit=off');
     this.pool = new pg.Pool({
-      connectionString: opts.url,
+      connectionString: url,
       max: opts.poolSize,
       statement_timeout: opts.statementTimeoutMs,
       // No JIT: the service's queries are short, and the planner's overestimates made PostgreSQL compile some of
       // them, which cost more than the queries themselves (docs/performance.md).
-      options: '-c jit=off',
+      options,
       // Fail fast while the server is down instead of queueing requests behind a dead socket.
       connectionTimeoutMillis: 3_000,
       idleTimeoutMillis: 30_000,
@@ -93,4 +94,17 @@ export class PostgresDb implements Db {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * The URL without its `options` parameter, and the server options it named after ours. node-postgres lets a URL's
+ * `options` replace the pool's, which would drop ours whenever an operator sets some (such as
+ * `-c default_transaction_read_only=on` on a read replica's URL); both are kept instead, the URL's last.
+ */
+function withServerOptions(raw: string, ours: string): { url: string; options: string } {
+  const url = new URL(raw);
+  const theirs = url.searchParams.get('options');
+  if (theirs === null) return { url: raw, options: ours };
+  url.searchParams.delete('options');
+  return { url: url.toString(), options: `${ours} ${theirs}` };
 }

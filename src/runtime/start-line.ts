@@ -23,8 +23,13 @@ function databaseText(config: Config, cwd: string): string {
     const shown = dir.startsWith('..') || isAbsolute(dir) ? resolve(cwd, config.dataDir) : `./${dir}`;
     return `embedded database at ${shown}`;
   }
-  const u = new URL(config.databaseUrl);
-  return `PostgreSQL at ${u.host}${u.pathname}`;
+  // Host and database only: the URLs' credentials and options stay out of the log.
+  const where = (url: string) => {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  };
+  const reads = config.databaseReadUrl ? `, public reads from ${where(config.databaseReadUrl)}` : '';
+  return `PostgreSQL at ${where(config.databaseUrl)}${reads}`;
 }
 
 /** "Frontline up at http://localhost:3000 — 194 jobs, 42 companies (embedded database at ./data)". */

@@ -44,7 +44,10 @@ export interface SearchParts<R extends CatalogReplica | undefined = CatalogRepli
 }
 
 export interface SearchPartsOptions {
+  /** Where the embedding writer writes and reads its own writes. */
   db: Db;
+  /** Where searches read the catalog (a read replica's, DATABASE_READ_URL); db when unset. */
+  readDb?: Db;
   now: () => number;
   embedder: Embedder;
   /** The replica search ranks from, built for `embedder`'s model; its owner closes it. None: SQL ranks. */
@@ -75,7 +78,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
     return pending;
   };
   const common = {
-    db: opts.db,
+    db: opts.readDb ?? opts.db,
     embedder,
     onSemanticError: (err: unknown) =>
       warn(err, 'query embedding failed; answering from keyword search only'),
@@ -83,7 +86,7 @@ export function createSearchParts(opts: SearchPartsOptions): SearchParts {
   };
   const search = replica
     ? new HybridSearch({ ...common, index: replica })
-    : new SqlSearch({ ...common, now: opts.now });
+    : new SqlSearch({ ...common, now: opts.now, schemaDb: opts.db });
   const load = () => (search instanceof SqlSearch ? search.warm() : replica!.refresh());
   let timer: NodeJS.Timeout | undefined;
   return {

@@ -15,6 +15,8 @@ export interface WatchPartsOptions {
   engine: () => WorkflowEngine;
   parseFilters: (filters: WatchFilters) => JobFilters;
   searchIds: (filters: JobFilters, search: string) => Promise<Set<string>>;
+  /** MatcherOptions.searchedUpTo. */
+  searchedUpTo?: () => Promise<number>;
   onOutbound: (host: string, outcome: string) => void;
   onDelivery: (outcome: 'delivered' | 'retry' | 'failed') => void;
   onError: (err: unknown) => void;
@@ -41,6 +43,7 @@ export function createWatchParts(o: WatchPartsOptions): {
       now: o.now,
       parseFilters: o.parseFilters,
       searchIds: o.searchIds,
+      ...(o.searchedUpTo ? { searchedUpTo: o.searchedUpTo } : {}),
       enqueue,
       pollMs: o.config.watches.pollMs,
       onError: o.onError,

@@ -18,6 +18,12 @@ export interface MatcherOptions {
   parseFilters: (filters: WatchFilters) => JobFilters;
   /** The ids in the catalog's shortlist for this search under these filters. */
   searchIds: (filters: JobFilters, search: string) => Promise<Set<string>>;
+  /**
+   * The newest job event searchIds can see, where searches read another database than db (a read replica that
+   * lags it); unset: every event. A watch with a search matches no event past it, so the cursor never moves past
+   * a job the shortlist could not yet hold.
+   */
+  searchedUpTo?: () => Promise<number>;
   /** Starts delivering (idempotent per delivery id). */
   enqueue: (deliveryId: string) => Promise<void>;
   pollMs: number;
@@ -93,9 +99,11 @@ export class WatchMatcher {
       [id],
     );
     if (!row) return null;
+    const upTo = row.search && this.o.searchedUpTo ? await this.o.searchedUpTo() : null;
     const events = await this.o.db.query<EventRow>(
-      'SELECT id, job_id, kind FROM job_events WHERE id > $1 ORDER BY id LIMIT $2',
-      [row.cursor, EVENTS_PER_ROUND],
+      `SELECT id, job_id, kind FROM job_events WHERE id > $1 AND ($3::bigint IS NULL OR id <= $3)
+       ORDER BY id LIMIT $2`,
+      [row.cursor, EVENTS_PER_ROUND, upTo],
     );
     const last = events.at(-1);
     if (!last) return null;

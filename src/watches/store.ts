@@ -209,3 +209,9 @@ export async function recordAttempt(
     { invalidates: false },
   );
 }
+
+/** The newest job event's id in db (0 when none). */
+export async function newestJobEvent(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ id: number }>('SELECT coalesce(max(id), 0)::float8 AS id FROM job_events');
+  return row?.id ?? 0;
+}

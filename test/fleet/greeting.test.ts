@@ -48,14 +48,24 @@ describe('the start line', () => {
     expect(startLine(config({}), 'http://0.0.0.0:3000', { jobs: 1234, companies: 42 }, process.cwd())).toBe(
       'Frontline up at http://localhost:3000 — 1,234 jobs, 42 companies (embedded database at ./data)',
     );
-    const pg = config({
-      DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/frontline',
-      PUBLIC_BASE_URL: 'https://jobs.example.com/',
-    });
-    const text = startLine(pg, 'http://127.0.0.1:8080', { jobs: 0, companies: 0 });
-    expect(text).toBe(
-      'Frontline up at https://jobs.example.com — 0 jobs, 0 companies (PostgreSQL at db.internal:5432/frontline)',
-    );
-    expect(text).not.toContain('s3cret');
+    const primary = 'postgres://app:s3cret@db.internal:5432/frontline';
+    const cases: [Record<string, string>, string][] = [
+      [
+        { DATABASE_URL: primary, PUBLIC_BASE_URL: 'https://jobs.example.com/' },
+        'Frontline up at https://jobs.example.com — 0 jobs, 0 companies (PostgreSQL at db.internal:5432/frontline)',
+      ],
+      [
+        {
+          DATABASE_URL: primary,
+          DATABASE_READ_URL: 'postgres://app:r3ad@replica.internal:5432/frontline?options=-c%20x%3Dy',
+        },
+        'Frontline up at http://localhost:8080 — 0 jobs, 0 companies (PostgreSQL at db.internal:5432/frontline, public reads from replica.internal:5432/frontline)',
+      ],
+    ];
+    for (const [env, expected] of cases) {
+      const text = startLine(config(env), 'http://127.0.0.1:8080', { jobs: 0, companies: 0 });
+      expect(text).toBe(expected);
+      expect(text).not.toMatch(/s3cret|r3ad|options/);
+    }
   });
 });

@@ -84,7 +84,7 @@ export async function freshDataDirWithVectors(): Promise<string> {
   return dir;
 }
 
-const databaseUrl = (base: string, name: string): string => {
+export const databaseUrl = (base: string, name: string): string => {
   const url = new URL(base);
   url.pathname = `/${name}`;
   return url.toString();
@@ -132,10 +132,11 @@ async function createFromTemplate(admin: pg.Client, name: string, template: stri
  * A fresh database, migrated (the PGlite template, or on the server a clone of the server's template), unless
  * `empty` asks for a database no migration ran on (server only: a test of migrating an empty database). `vector`
  * loads pgvector into the embedded database, as a process searching in the database does (src/db/open.ts).
+ * `prefix` begins the server database's name (`frontline_test_` by default).
  */
 export async function freshDatabase(
   base = serverUrl(),
-  opts: { statementTimeoutMs?: number; empty?: boolean; vector?: boolean } = {},
+  opts: { statementTimeoutMs?: number; empty?: boolean; vector?: boolean; prefix?: string } = {},
 ): Promise<TestDatabase> {
   if (!base) {
     const dir = mkdtempSync(join(tmpdir(), 'frontline-test-db-'));
@@ -151,7 +152,7 @@ export async function freshDatabase(
       },
     };
   }
-  const name = `frontline_test_${randomBytes(6).toString('hex')}`;
+  const name = `${opts.prefix ?? 'frontline_test_'}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {

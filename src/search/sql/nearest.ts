@@ -22,6 +22,11 @@ export class NearestRows {
   constructor(
     private readonly db: Db,
     private readonly model: () => string,
+    /**
+     * Where missing vector columns are made: a writable database (a read replica's columns arrive from its primary
+     * by replication). A replica that has not received them yet is read as offering none until the next start.
+     */
+    private readonly schemaDb: Db = db,
   ) {}
 
   /** Whether the database can answer nearest-neighbour queries (checked once per process). */
@@ -78,7 +83,7 @@ export class NearestRows {
   }
 
   private supported(): Promise<Support> {
-    this.support ??= ensureVectorColumns(this.db)
+    this.support ??= ensureVectorColumns(this.schemaDb)
       .then(() =>
         this.db.query<Support>(
           `SELECT EXISTS (SELECT 1 FROM information_schema.columns

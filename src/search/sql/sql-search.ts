@@ -28,6 +28,8 @@ import { SqlVocabulary } from './vocabulary.js';
 
 export interface SqlSearchOptions {
   db: Db;
+  /** Where the vector columns are made when missing (NearestRows); db when unset. */
+  schemaDb?: Db;
   embedder: Embedder;
   now: () => number;
   /** RRF constant (default 60). */
@@ -58,7 +60,7 @@ export class SqlSearch implements SearchService {
   constructor(private readonly opts: SqlSearchOptions) {
     this.vocabulary = new SqlVocabulary(opts.db, opts.now);
     this.keyword = new KeywordSearch(opts.db);
-    this.nearest = new NearestRows(opts.db, () => opts.embedder.id);
+    this.nearest = new NearestRows(opts.db, () => opts.embedder.id, opts.schemaDb);
     this.vectors = new QueryVectors(opts.embedder, opts.onSemanticError);
     this.k = opts.rrfK ?? DEFAULT_RRF_K;
     this.n = opts.candidates ?? 100;

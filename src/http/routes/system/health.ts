@@ -55,7 +55,7 @@ export function healthRoutes(app: App, deps: Deps): void {
         operationId: 'getReadiness',
         tags: ['system'],
         summary:
-          'Readiness: database reachable and migrations applied (and, with warm=true, the warm-up done)',
+          'Readiness: database (and read replica, if any) reachable and migrations applied (and, with warm=true, the warm-up done)',
         querystring: ReadyQuery,
         // Ready must come after errorResponses(), whose 503 (the error envelope) would otherwise replace it and
         // turn a not-ready answer into a serialization failure (500) exactly when the database is down.
@@ -64,10 +64,15 @@ export function healthRoutes(app: App, deps: Deps): void {
     },
     async (request, reply) => {
       let database = 'ok';
-      let pending: string[] = [];
+      const pending: string[] = [];
       try {
-        await deps.db.query('SELECT 1');
-        pending = await pendingMigrations(deps.db);
+        // Both databases, where public reads have one of their own (DATABASE_READ_URL): a process that cannot
+        // read its replica cannot answer the catalog, and a replica short of this build's migrations (replication
+        // behind a deploy) lacks the schema its queries need.
+        for (const db of new Set([deps.db, deps.readDb])) {
+          await db.query('SELECT 1');
+          for (const name of await pendingMigrations(db)) if (!pending.includes(name)) pending.push(name);
+        }
       } catch (err) {
         // The cause goes to the log; the probe's answer names no internal hosts or ports.
         request.log.warn({ err }, 'readiness: database unreachable');
