@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PgliteDb } from '../../src/db/pglite.js';
 import type { Db } from '../../src/db/port.js';
+import { startTestApp, type TestApp, type TestClock } from '../support/app.js';
 import { freshDatabase, freshDataDirWithVectors, serverUrl } from '../support/db.js';
 import { type FakeAts, type FakePosting, generatePostings, startFakeAts } from '../support/fake-ats.js';
 import { type FakeSites, startFakeSites } from '../support/fake-site.js';
@@ -72,6 +73,40 @@ export const titled = (titles: string[], prefix: string): FakePosting[] =>
   }));
 
 export { generatePostings };
+
+/**
+ * An app whose pipeline runs, on `clock`, against acme.com and its Greenhouse board holding `postings` (not yet
+ * onboarded: rescrapeAcme onboards it).
+ */
+export async function startAcmeApp(
+  clock: TestClock,
+  postings: FakePosting[],
+): Promise<{ app: TestApp; fx: Fixture }> {
+  const fx = await startFixture({
+    greenhouse: { acme: postings },
+    sites: { 'acme.com': companySite('Acme', ['https://boards.greenhouse.io/acme']) },
+  });
+  const app = await startTestApp({
+    clock,
+    env: { OUTBOUND_HOST_MAP: hostMapEnv(fx.hostMap), QUEUE_POLL_MS: '50' },
+  });
+  await app.deps.pipeline.start();
+  return { app, fx };
+}
+
+/** Acme's Greenhouse board set to `postings`, then Acme onboarded again through the API; waits for it to succeed. */
+export async function rescrapeAcme(app: TestApp, fx: Fixture, postings: FakePosting[]): Promise<void> {
+  fx.ats.setBoard('greenhouse', 'acme', postings);
+  const res = await app.request({
+    method: 'POST',
+    url: '/api/v1/onboard',
+    payload: { name: 'Acme', domain: 'acme.com', force: true },
+    token: app.token,
+  });
+  if (res.statusCode !== 202) throw new Error(`onboard answered ${res.statusCode}: ${res.body}`);
+  const view = await app.deps.pipeline.engine.waitFor(res.json().data.workflowId, 120_000);
+  if (view.status !== 'succeeded') throw new Error(`onboard ended ${view.status}`);
+}
 
 /**
  * A pass-through proxy in front of one vendor host that can hold requests: `arm()` makes every later request

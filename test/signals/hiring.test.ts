@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companySite, type Fixture, hostMapEnv, startFixture, titled } from '../pipeline/support.js';
-import { startTestApp, type TestApp, TestClock } from '../support/app.js';
+import { type Fixture, rescrapeAcme, startAcmeApp, titled } from '../pipeline/support.js';
+import { type TestApp, TestClock } from '../support/app.js';
 import type { FakePosting } from '../support/fake-ats.js';
 
 /**
@@ -28,16 +28,7 @@ const [se, analyst] = extra as [FakePosting, FakePosting];
 
 async function scrapeOn(day: string, postings: FakePosting[]): Promise<void> {
   clock.ms = Date.parse(`${day}T10:00:00Z`);
-  fx.ats.setBoard('greenhouse', 'acme', postings);
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/v1/onboard',
-    payload: { name: 'Acme', domain: 'acme.com', force: true },
-    token: t.token,
-  });
-  expect(res.statusCode).toBe(202);
-  const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId, 120_000);
-  expect(view.status).toBe('succeeded');
+  await rescrapeAcme(t, fx, postings);
 }
 
 async function json(url: string) {
@@ -47,12 +38,7 @@ async function json(url: string) {
 }
 
 beforeAll(async () => {
-  fx = await startFixture({
-    greenhouse: { acme: base },
-    sites: { 'acme.com': companySite('Acme', ['https://boards.greenhouse.io/acme']) },
-  });
-  t = await startTestApp({ clock, env: { OUTBOUND_HOST_MAP: hostMapEnv(fx.hostMap), QUEUE_POLL_MS: '50' } });
-  await t.deps.pipeline.start();
+  ({ app: t, fx } = await startAcmeApp(clock, base));
   await scrapeOn('2026-11-02', base);
   await scrapeOn('2026-11-03', [fde, backend, se, analyst]);
   await scrapeOn('2026-11-06', [

@@ -1,7 +1,14 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backoffMs, retryAfterMs } from '../../src/watches/delivery.js';
-import { companySite, type Fixture, hostMapEnv, startFixture, titled } from '../pipeline/support.js';
+import {
+  companySite,
+  type Fixture,
+  hostMapEnv,
+  rescrapeAcme,
+  startFixture,
+  titled,
+} from '../pipeline/support.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
@@ -29,16 +36,7 @@ interface DeliveryView {
 
 async function rescrape(extra: string[]): Promise<void> {
   board = [...board, ...titled(extra, `n${board.length}-`)];
-  fx.ats.setBoard('greenhouse', 'acme', board);
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/v1/onboard',
-    payload: { name: 'Acme', domain: 'acme.com', force: true },
-    token: t.token,
-  });
-  expect(res.statusCode).toBe(202);
-  const view = await t.deps.pipeline.engine.waitFor(res.json().data.workflowId);
-  expect(view.status).toBe('succeeded');
+  await rescrapeAcme(t, fx, board);
 }
 
 async function createWatch(body: Record<string, unknown>) {

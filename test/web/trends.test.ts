@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companySite, type Fixture, hostMapEnv, startFixture, titled } from '../pipeline/support.js';
+import { type Fixture, rescrapeAcme, startAcmeApp, titled } from '../pipeline/support.js';
 import { startTestApp, type TestApp, TestClock } from '../support/app.js';
 import type { FakePosting } from '../support/fake-ats.js';
 
@@ -168,28 +168,11 @@ describe('newly hiring on the trends page', () => {
 
   async function scrapeOn(day: string, postings: FakePosting[]): Promise<void> {
     clock.ms = Date.parse(`${day}T10:00:00Z`);
-    fx.ats.setBoard('greenhouse', 'acme', postings);
-    const res = await app.request({
-      method: 'POST',
-      url: '/api/v1/onboard',
-      payload: { name: 'Acme', domain: 'acme.com', force: true },
-      token: app.token,
-    });
-    expect(res.statusCode).toBe(202);
-    const view = await app.deps.pipeline.engine.waitFor(res.json().data.workflowId);
-    expect(view.status).toBe('succeeded');
+    await rescrapeAcme(app, fx, postings);
   }
 
   beforeAll(async () => {
-    fx = await startFixture({
-      greenhouse: { acme: [backend] },
-      sites: { 'acme.com': companySite('Acme', ['https://boards.greenhouse.io/acme']) },
-    });
-    app = await startTestApp({
-      clock,
-      env: { OUTBOUND_HOST_MAP: hostMapEnv(fx.hostMap), QUEUE_POLL_MS: '50' },
-    });
-    await app.deps.pipeline.start();
+    ({ app, fx } = await startAcmeApp(clock, [backend]));
     await scrapeOn('2026-11-02', [backend]);
     await scrapeOn('2026-11-05', [backend, se]);
   }, 300_000);
