@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fas
 import type { TSchema } from 'typebox';
 import type { Config } from '../../../config.js';
 import { type PageContext, queryString } from '../../../web/context.js';
+import { PAGE_COMPRESSION } from '../../caching/compression.js';
 import type { PageRequest } from '../../limits/pagination.js';
 import type { TierPolicy } from '../../limits/tiers.js';
 
@@ -16,14 +17,15 @@ export interface Site {
 
 /**
  * A page route's config: public, answered from the response cache like the API, counted against the page budget
- * (RATE_LIMIT_PAGES), with errors rendered as pages. Its schema is hidden from the OpenAPI document: pages are
- * for people, not API operations.
+ * (RATE_LIMIT_PAGES), with errors rendered as pages, compressed as pages are (PAGE_COMPRESSION). Its schema is
+ * hidden from the OpenAPI document: pages are for people, not API operations.
  */
 export function pageOptions(querystring?: TSchema) {
   return {
     config: { access: 'public' as const, page: true, cache: true },
     schema: { hide: true, ...(querystring && { querystring }) },
     preValidation: formQuery,
+    compress: PAGE_COMPRESSION,
   };
 }
 
