@@ -41,8 +41,8 @@ function Card({ job, showCompany, isNew, pay }: CardFacts) {
 /**
  * Cards rendered, remembered by everything they show (CardFacts): the same jobs appear on many filtered and paged
  * listings. A job that changes has another key, so an older card is never served; it ages out of the memo. An
- * entry (a ~500-character card and its ~250-character key, counted at two bytes a character) takes ~1.5 KB, so
- * 16 MB hold the cards of ~10,000 jobs.
+ * entry (a card and its key, counted at two bytes a character) takes ~1.1 KB: 16 MB hold ~14,000 cards
+ * (docs/performance.md, "Where a miss of the HTML page goes").
  */
 const cards = new MarkupMemo<CardFacts>(
   16 * 1024 * 1024,
