@@ -3,8 +3,8 @@ import { renderToString } from 'preact-render-to-string';
 
 /**
  * A page as the bytes sent: preact-render-to-string escapes every text and attribute value it writes, so markup
- * comes only from the views themselves (and the places that pass already-safe HTML: the sanitised markdown, the
- * JSON-LD, whose `<` is escaped, and the remembered job cards, rendered here too: src/web/markup-memo.ts).
+ * comes only from the views themselves (and the two places that pass already-safe HTML: the sanitised markdown and
+ * the JSON-LD, whose `<` is escaped).
  */
 export const renderPage = (page: VNode): string => `<!doctype html>${renderToString(page)}`;
 
